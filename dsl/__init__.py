@@ -1,0 +1,71 @@
+"""drama: a scenario-scripting language and rules engine for dramatic situations.
+
+The public API: `load` a scenario, `parse` a script, `run` it into events,
+`check` it for every error, and `render_text` the events.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from .errors import DramaError, ErrorList, Position, RuleError
+
+try:
+    __version__ = _version("drama")
+except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+    __version__ = "0.0.0"
+
+__all__ = ["DramaError", "ErrorList", "Position", "RuleError", "__version__",
+           "load", "parse", "run", "check", "render_text"]
+
+
+def load(path, errors=None):
+    """Load a scenario YAML file (with its setting, cast and script source)."""
+    from .loader import load_scenario
+    return load_scenario(path, errors=errors)
+
+
+def parse(text: str, file: str = "<script>", line_offset: int = 0, errors=None):
+    """Parse script text into a `nodes.Script`."""
+    from .parser import parse as _parse
+    return _parse(text, file, line_offset, errors=errors)
+
+
+def run(path, *, seed: int = 0, lenient: bool = False) -> list[dict]:
+    """Load, parse and run a scenario; return its events. Raises DramaError."""
+    from .interpreter import Interpreter
+    scenario = load(path)
+    script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
+    interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed, lenient=lenient)
+    return interpreter.run(script)
+
+
+def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
+    """Every error found in one pass over a scenario: YAML, syntax, names and rules."""
+    from .interpreter import Interpreter
+    errors: list[DramaError] = []
+    try:
+        scenario = load(path, errors=errors)
+    except DramaError as error:
+        if error not in errors:
+            errors.append(error)
+        return errors
+    if scenario is None:
+        return errors
+    try:
+        script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset, errors=errors)
+    except DramaError as error:
+        if error not in errors:
+            errors.append(error)
+        return errors
+    if script is None:
+        return errors
+    interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
+                              lenient=lenient, errors=errors)
+    interpreter.run(script)
+    return errors
+
+
+def render_text(events) -> str:
+    from .render import render_text as _render
+    return _render(events)

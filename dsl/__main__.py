@@ -1,0 +1,5 @@
+"""`python -m dsl` runs the `drama` command."""
+
+from .cli import main
+
+main()

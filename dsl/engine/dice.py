@@ -1,0 +1,91 @@
+"""Dice: the one injectable source of randomness, and what a step asks of it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from ..errors import DramaError
+
+
+class DiceSource(Protocol):
+    """Where rolled dice come from: `roll(count, sides)` gives `count` faces."""
+
+    def roll(self, count: int, sides: int) -> tuple[int, ...]: ...
+
+
+class SeededDice:
+    """Dice from a seeded generator of its own (never the global `random`)."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        rand = self._random.randrange
+        return tuple(rand(sides) + 1 for _ in range(count))
+
+
+class GivenDice:
+    """Dice given in advance, as a play log gives them; refuses when they run out."""
+
+    def __init__(self, faces: Sequence[int]):
+        self._faces = list(faces)
+        self._next = 0
+
+    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        left = len(self._faces) - self._next
+        if count > left:
+            raise DramaError("E401", f"{count} dice are needed but only {left} given dice are left")
+        faces = tuple(self._faces[self._next:self._next + count])
+        self._next += count
+        check_faces(faces, sides)
+        return faces
+
+    @property
+    def left(self) -> int:
+        return len(self._faces) - self._next
+
+
+def check_faces(faces: Sequence[int], sides: int) -> None:
+    """Refuse a face that is not on a die of `sides` faces (E402)."""
+    for face in faces:
+        if not 1 <= face <= sides:
+            raise DramaError("E402", f"a d{sides} has no face {face}",
+                             expected=f"faces from 1 to {sides}")
+
+
+@dataclass(frozen=True)
+class Throw:
+    """What one party rolls for one step.
+
+    - `Throw.given(6, 6, 4)`: the faces as rolled at the table;
+    - `Throw.roll(2)`: the engine rolls 2 dice from its source;
+    - `Throw.most()`: the engine rolls as many dice as the rules allow;
+    - `Throw.none()`: no dice.
+    """
+
+    faces: tuple[int, ...] | None = None
+    count: int | None = None
+    most: bool = False
+    rerolls: tuple[int, ...] = ()   # given faces of a recovery's re-rolls (R14)
+
+    @staticmethod
+    def given(*faces: int, rerolls: Sequence[int] = ()) -> "Throw":
+        return Throw(faces=tuple(faces), rerolls=tuple(rerolls))
+
+    @staticmethod
+    def roll(count: int | None = None) -> "Throw":
+        return Throw(count=count, most=count is None)
+
+    @staticmethod
+    def none() -> "Throw":
+        return Throw(count=0)
+
+    @property
+    def is_given(self) -> bool:
+        return self.faces is not None
+
+
+NO_THROW = Throw.none()

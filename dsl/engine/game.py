@@ -1,0 +1,904 @@
+"""The game table: parties' quintessence, dramatic situations, turns, exchanges and recovery (R1-R17)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..errors import DramaError, RuleError, did_you_mean, one_of
+from ..durations import format_seconds
+from .dice import NO_THROW, DiceSource, SeededDice, Throw, check_faces
+from .parties import PartySheet, PartyState, Settings
+from . import results as r
+
+
+# ------------------------------------------------------------------ inputs
+
+@dataclass(frozen=True)
+class Part:
+    """One party's part in an action or defence: the trait and treasure it uses,
+    its dice and its GM modifier (R2, R3)."""
+
+    party: str
+    trait: str | None = None
+    treasure: str | None = None
+    throw: Throw = NO_THROW
+    gm: int = 0
+
+
+@dataclass(frozen=True)
+class Action:
+    """An aggressive action: the acting side (lead first), its intent and its target,
+    a party (`target`) or a GM target number (`gm_target`)."""
+
+    intent: str
+    parts: tuple[Part, ...]
+    target: str | None = None
+    gm_target: int | None = None
+    qualifiers: tuple[str, ...] = ()
+    extra_targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Defence:
+    """A stated defence: one target of the action, maybe joined by other parties."""
+
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class Helping:
+    """A helper's bonus to a recovery (R14)."""
+
+    party: str
+    trait: str | None = None
+    treasure: str | None = None
+
+
+GM = "GM"
+
+
+# ------------------------------------------------------------------ state
+
+class _Party:
+    """A party's mutable state at the table."""
+
+    __slots__ = ("sheet", "available", "damage", "defeated", "acted", "lost_this_round",
+                 "last_recovery")
+
+    def __init__(self, sheet: PartySheet):
+        self.sheet = sheet
+        self.available = sheet.quintessence
+        self.damage = 0
+        self.defeated = False
+        self.acted = False
+        self.lost_this_round = 0
+        self.last_recovery: int | None = None
+
+    def state(self) -> PartyState:
+        return PartyState(self.available, self.damage, self.defeated)
+
+    def lose(self, amount: int) -> int:
+        """Move up to `amount` from available to the damage pool; what really moved (R6)."""
+        taken = min(amount, self.available)
+        self.available -= taken
+        self.damage += taken
+        return taken
+
+    def regain(self, amount: int) -> int:
+        """Move up to `amount` back from the damage pool; what really moved."""
+        given = min(amount, self.damage)
+        self.damage -= given
+        self.available += given
+        return given
+
+
+class _Drama:
+    __slots__ = ("name", "parties", "round", "began", "order", "pointer", "held", "acted_any")
+
+    def __init__(self, name: str, parties: tuple[str, ...], began: int):
+        self.name = name
+        self.parties = parties
+        self.round = 1
+        self.began = began
+        self.order: tuple[str, ...] | None = None
+        self.pointer = 0
+        self.held: set[str] = set()
+        self.acted_any = False
+
+
+class Game:
+    """The state of a game table and every step the rules allow on it.
+
+    It does no I/O: each step checks the rules, changes the state and returns an
+    immutable result (see `results`). A step that breaks a rule raises a
+    `RuleError` naming the rule, and changes nothing.
+    """
+
+    def __init__(self, sheets: Iterable[PartySheet], settings: Settings | None = None,
+                 dice: DiceSource | None = None, *, lenient: bool = False):
+        self.settings = settings or Settings()
+        self.dice = dice if dice is not None else SeededDice(0)
+        self.lenient = lenient
+        self.sheets = {sheet.id: sheet for sheet in sheets}
+        self._parties = {pid: _Party(sheet) for pid, sheet in self.sheets.items()}
+        self.time = 0                       # in-world seconds
+        self.drama: _Drama | None = None
+        self.last_drama_end: int | None = None
+        self.last_drama_name: str | None = None
+        self._options: list[r.Option] = []
+        self._exchange_parties: dict[int, tuple[str, ...]] = {}
+
+    # ------------------------------------------------------------ queries
+
+    def state(self, party: str) -> PartyState:
+        return self._party(party).state()
+
+    def states(self, parties: Iterable[str] | None = None) -> dict[str, PartyState]:
+        ids = self._parties if parties is None else parties
+        return {pid: self._parties[pid].state() for pid in ids}
+
+    @property
+    def round(self) -> int | None:
+        return self.drama.round if self.drama else None
+
+    @property
+    def open_options(self) -> tuple[r.Option, ...]:
+        return tuple(self._options)
+
+    def has_acted(self, party: str) -> bool:
+        return self._party(party).acted
+
+    # ------------------------------------------------------------ dramatic situations
+
+    def begin_drama(self, name: str, parties: Sequence[str]) -> r.DramaBegun:
+        if self.drama is not None:
+            raise DramaError("E002", f"'{name}' cannot begin while '{self.drama.name}' is still running",
+                             expected=f"end drama before a new dramatic situation")
+        seen: set[str] = set()
+        for pid in parties:
+            self._party(pid)
+            if pid in seen:
+                raise DramaError("E002", f"{pid} is named twice in '{name}'")
+            seen.add(pid)
+        if not parties:
+            raise DramaError("E002", f"'{name}' needs at least one party")
+        self.drama = _Drama(name, tuple(parties), self.time)
+        for pid in parties:
+            party = self._parties[pid]
+            party.defeated = False
+            party.acted = False
+            party.lost_this_round = 0
+        self._options = []
+        return r.DramaBegun(name, tuple(parties), self.time)
+
+    def end_drama(self, text: str | None = None) -> r.DramaEnded:
+        drama = self._in_drama("end drama")
+        self.time += self.settings.round_seconds        # the last round (R13)
+        for pid in drama.parties:
+            party = self._parties[pid]
+            party.defeated = False
+            party.acted = False
+            party.lost_this_round = 0
+        self.drama = None
+        self.last_drama_end = self.time
+        self.last_drama_name = drama.name
+        self._options = []
+        return r.DramaEnded(drama.name, drama.round, self.time, text, self.states(drama.parties))
+
+    def roll_initiative(self, entries: Sequence[tuple[str, str | None, str | None, tuple[int, ...]]] = ()) -> r.Initiative:
+        """R12: each party rolls a die (+ trait + treasure), or its results are given.
+
+        `entries` holds (party, trait, treasure, given results); with no entries,
+        every party of the situation rolls a plain die. A party with given results
+        gives its result first, then the result of each re-roll of a tie.
+        """
+        drama = self._in_drama("initiative")
+        if drama.acted_any:
+            raise RuleError("R12", "E312", f"initiative is rolled at the start of a round, before anyone acts")
+        if not entries:
+            entries = [(pid, None, None, ()) for pid in drama.parties]
+        by_party: dict[str, tuple] = {}
+        for pid, trait, treasure, given in entries:
+            self._member(pid)
+            if pid in by_party:
+                raise RuleError("R12", "E312", f"{pid} has two initiative results")
+            self._check_uses(pid, trait, treasure)
+            by_party[pid] = (trait, treasure, tuple(given))
+        missing = [pid for pid in drama.parties if pid not in by_party and not self._parties[pid].defeated]
+        if missing:
+            raise RuleError("R12", "E312", f"initiative needs a result for {one_of(missing)}",
+                            expected="a result for every party of the situation, or `initiative` alone")
+        bonus = {pid: self._level(pid, t, "trait") + self._level(pid, tr, "treasure")
+                 for pid, (t, tr, _) in by_party.items()}
+        dice: dict[str, list[int]] = {pid: [] for pid in by_party}
+        results: dict[str, list[int]] = {pid: [] for pid in by_party}
+
+        def roll_for(pid: str, index: int) -> int:
+            given = by_party[pid][2]
+            if given:
+                if index >= len(given):
+                    return None
+                return given[index]
+            face = self.dice.roll(1, self.settings.sides)[0]
+            dice[pid].append(face)
+            return face + bonus[pid]
+
+        # re-roll ties among those tied until everyone has a place (R12)
+        pending = [(list(by_party), 0)]
+        keys: dict[str, list[int]] = {pid: [] for pid in by_party}
+        while pending:
+            group, index = pending.pop()
+            for pid in group:
+                value = roll_for(pid, index)
+                if value is None:
+                    tied = [p for p in group]
+                    raise RuleError("R12", "E312",
+                                    f"{' and '.join(tied)} tie at {keys[pid][-1]}: give {'their' if len(tied) > 1 else 'the'} re-rolls",
+                                    expected=f"a re-roll after the result, e.g. `initiative {tied[0]} {keys[pid][-1]} 4`")
+                keys[pid].append(value)
+                results[pid].append(value)
+            buckets: dict[int, list[str]] = {}
+            for pid in group:
+                buckets.setdefault(keys[pid][-1], []).append(pid)
+            for value, tied in buckets.items():
+                if len(tied) > 1:
+                    pending.append((tied, index + 1))
+            if index > 1000:
+                raise RuleError("R12", "E312", "initiative ties could not be broken")
+        for pid in by_party:
+            given = by_party[pid][2]
+            if given and len(given) > len(keys[pid]):
+                raise RuleError("R12", "E312", f"{pid} gives {len(given)} initiative results but only "
+                                f"{len(keys[pid])} {'was' if len(keys[pid]) == 1 else 'were'} needed")
+        order = sorted(by_party, key=lambda pid: keys[pid], reverse=True)
+        drama.order = tuple(order)
+        drama.pointer = 0
+        drama.held = set()
+        rolls = tuple(r.InitiativeRoll(pid, by_party[pid][0], by_party[pid][1], bonus[pid],
+                                       tuple(dice[pid]), tuple(results[pid]),
+                                       "table" if by_party[pid][2] else "engine")
+                      for pid in by_party)
+        return r.Initiative(drama.name, drama.round, rolls, drama.order)
+
+    def next_round(self) -> r.RoundBegun:
+        drama = self._in_drama("round")
+        unused = tuple(pid for pid in drama.parties
+                       if not self._parties[pid].acted and not self._parties[pid].defeated)
+        drama.round += 1
+        self.time += self.settings.round_seconds       # R13
+        drama.pointer = 0
+        drama.held = set()
+        drama.acted_any = False
+        for pid in drama.parties:
+            self._parties[pid].acted = False
+            self._parties[pid].lost_this_round = 0
+        self._options = []
+        return r.RoundBegun(drama.name, drama.round, self.time, unused)
+
+    def hold(self, party: str) -> r.Held:
+        """R9: the party lets its turn pass, keeping its action for later this round."""
+        drama = self._in_drama("hold")
+        self._can_act(party, "hold its action")
+        turn = self._take_turn((party,), commit=True, acting=False)
+        drama.held.add(party)
+        return r.Held(drama.name, drama.round, party, turn.passed if turn else ())
+
+    # ------------------------------------------------------------ exchanges
+
+    def exchange(self, action: Action, defences: Sequence[Defence] = (),
+                 ties: Sequence[str] = (), split: dict[str, int] | None = None) -> r.Exchange:
+        """Resolve one aggressive action with its defences, ties and split (R2-R10).
+
+        `ties` names the winner of each vote, in order (`GM` for the GM); `split`
+        says how the winner spreads a losing side's loss.
+        """
+        settings = self.settings
+        drama = self.drama
+        attackers = tuple(part.party for part in action.parts)
+        if not attackers:
+            raise DramaError("E305", "an action needs at least one acting party")
+        # -- who is who
+        for pid in attackers:
+            self._can_act(pid, "act")
+        if len(set(attackers)) != len(attackers):
+            raise DramaError("E305", f"a party is named twice among {one_of(attackers)}")
+        if (action.target is None) == (action.gm_target is None):
+            raise DramaError("E305", "an action has either a target party or a GM target (`vs N`)")
+        targets = ((action.target,) if action.target is not None else ()) + tuple(action.extra_targets)
+        for pid in targets:
+            self._member(pid)
+            if pid in attackers:
+                raise DramaError("E305", f"{pid} cannot be the target of an action it takes part in")
+        if len(set(targets)) != len(targets):
+            raise DramaError("E305", f"{one_of(sorted(set(t for t in targets if targets.count(t) > 1)))} "
+                             "is a target more than once")
+        if action.gm_target is not None and action.extra_targets:
+            raise DramaError("E305", "an action against a GM target cannot have extra targets",
+                             expected="`-> TARGET +EXTRA` for extra targets")
+        defence_of: dict[str, Defence] = {}
+        defenders_seen: set[str] = set()
+        for defence in defences:
+            pids = tuple(part.party for part in defence.parts)
+            aimed = [pid for pid in pids if pid in targets]
+            if not aimed:
+                raise DramaError("E305", f"{one_of(pids)} {'is' if len(pids) == 1 else 'are'} not a target of "
+                                 f"{' & '.join(attackers)}'s action",
+                                 expected=f"a defence by {one_of(targets) if targets else 'nobody: the action is against a GM target'}")
+            if len(aimed) > 1:
+                raise DramaError("E305", f"{one_of(aimed)} are separate targets and defend separately")
+            for pid in pids:
+                if pid in attackers:
+                    raise DramaError("E305", f"{pid} cannot defend against its own action")
+                if pid in defenders_seen:
+                    raise DramaError("E305", f"{pid} already defends in this exchange")
+                defenders_seen.add(pid)
+                self._member(pid)
+                if self._parties[pid].defeated and drama is not None:
+                    raise RuleError("R7", "E307", f"{pid} is defeated in {drama.name} and cannot defend",
+                                    party=pid)
+            defence_of[aimed[0]] = defence
+        for part in action.parts:
+            self._check_uses(part.party, part.trait, part.treasure)
+        for defence in defences:
+            for part in defence.parts:
+                self._check_uses(part.party, part.trait, part.treasure)
+
+        # -- R4: spending, checked before anything changes
+        cost = len(action.qualifiers) + len(action.extra_targets)
+        have = sum(self._parties[pid].available for pid in attackers)
+        if cost > have:
+            what = []
+            if action.qualifiers:
+                what.append(_count(len(action.qualifiers), "qualifier"))
+            if action.extra_targets:
+                what.append(_count(len(action.extra_targets), "extra target"))
+            raise RuleError("R4", "E304", f"{' & '.join(attackers)} {'needs' if len(attackers) == 1 else 'need'} "
+                            f"{cost} quintessence for {' and '.join(what)} but {'has' if len(attackers) == 1 else 'have'} {have}")
+        # -- R3: the dice caps, after spending; computed on a copy so a refusal changes nothing
+        spend_plan: list[tuple[str, int]] = []
+        left = cost
+        for pid in attackers:
+            take = min(left, self._parties[pid].available)
+            if take:
+                spend_plan.append((pid, take))
+            left -= take
+        spent = dict(spend_plan)
+        attack_efforts = [self._plan_effort(part, i == 0, spent.get(part.party, 0))
+                          for i, part in enumerate(action.parts)]
+        defence_efforts = {pid: [self._plan_effort(part, i == 0, 0) for i, part in enumerate(d.parts)]
+                           for pid, d in defence_of.items()}
+
+        # -- nothing can fail below this line but ties and splits, which are checked
+        #    before any state changes
+        turn = self._take_turn(attackers, commit=False)
+
+        attack_efforts = [self._throw(plan) for plan in attack_efforts]
+        defence_efforts = {pid: [self._throw(plan) for plan in plans] for pid, plans in defence_efforts.items()}
+        attacker_side = _side(attack_efforts)
+        sides: list[r.Side] = []
+        if action.gm_target is not None:
+            sides.append(r.Side(GM, (), (), action.gm_target))
+        for pid in targets:
+            if pid in defence_efforts:
+                sides.append(_side(defence_efforts[pid]))
+            else:
+                sides.append(r.Side(pid, (pid,), (), 0, stated=False))   # R5: undefended
+
+        # -- R5, R11: compare and settle ties
+        winners: list[str | None] = []
+        for side in sides:
+            if attacker_side.value > side.value:
+                winners.append(attacker_side.name)
+            elif attacker_side.value < side.value:
+                winners.append(side.name)
+            else:
+                winners.append(None)
+        settled_by: list[str | None] = [None] * len(sides)
+        tie_dice: list[tuple] = [()] * len(sides)
+        for named in ties:
+            self._settle_named_tie(named, attacker_side, sides, winners, settled_by)
+        for index, side in enumerate(sides):
+            if winners[index] is None:
+                winners[index], settled_by[index], tie_dice[index] = self._settle_tie(attacker_side, side)
+
+        # -- R6: losses owed
+        high = settings.high
+        highs = {side.name: sum(1 for e in side.efforts for d in e.dice if d >= high)
+                 for side in [attacker_side, *sides]}
+        lost_by_side: dict[str, int] = {}
+        comparison_loss: list[int] = []
+        for index, side in enumerate(sides):
+            winner = winners[index]
+            if side.name == GM:
+                comparison_loss.append(0)       # failing a GM target costs only the ones
+                continue
+            loser = side if winner == attacker_side.name else attacker_side
+            amount = 1 + highs[winner]
+            comparison_loss.append(amount)
+            lost_by_side[loser.name] = lost_by_side.get(loser.name, 0) + amount
+        side_by_name = {s.name: s for s in [attacker_side, *sides]}
+        shares = self._plan_split(split or {}, lost_by_side, side_by_name)
+
+        # ---------------------------------------------------------- commit
+        self._take_turn(attackers, commit=True)
+        if drama is not None:
+            drama.acted_any = True
+        else:                       # outside drama every exchange is a round of its own (R8)
+            for side in [attacker_side, *sides]:
+                for pid in side.parties:
+                    self._parties[pid].lost_this_round = 0
+        losses: list[r.Loss] = []
+        for pid, amount in spend_plan:                      # R4
+            party = self._parties[pid]
+            taken = party.lose(amount)
+            losses.append(r.Loss(pid, taken, amount, "spend", None, party.state()))
+        before = {pid: self._parties[pid].available for side in [attacker_side, *sides] for pid in side.parties}
+        all_efforts = [*attacker_side.efforts, *(e for s in sides for e in s.efforts)]
+        for effort in all_efforts:                          # R6: ones, once per exchange
+            ones = effort.dice.count(1)
+            if ones:
+                party = self._parties[effort.party]
+                taken = party.lose(ones)
+                party.lost_this_round += taken
+                losses.append(r.Loss(effort.party, taken, ones, "ones", None, party.state()))
+        paid: dict[str, int] = {}
+        for index, side in enumerate(sides):                # R6, R10: each comparison's loss
+            amount = comparison_loss[index]
+            if not amount:
+                continue
+            loser = side if winners[index] == attacker_side.name else attacker_side
+            for pid, share in self._spread(loser, amount, shares.get(loser.name), paid):
+                party = self._parties[pid]
+                taken = party.lose(share)
+                party.lost_this_round += taken
+                losses.append(r.Loss(pid, taken, share, "loss", index, party.state()))
+        defeats: list[str] = []
+        if drama is not None:                               # R7
+            for index, side in enumerate(sides):
+                winner = winners[index]
+                if side.name == GM:
+                    losers = attacker_side.parties if winner == GM else ()
+                else:
+                    losers = side.parties if winner == attacker_side.name else attacker_side.parties
+                for pid in losers:
+                    if before[pid] == 0 and pid not in defeats and not self._parties[pid].defeated:
+                        defeats.append(pid)
+            for pid in defeats:
+                self._parties[pid].defeated = True
+        comparisons: list[r.Comparison] = []
+        options: list[r.Option] = []
+        for index, side in enumerate(sides):                # R8
+            winner = winners[index]
+            tie = settled_by[index] is not None
+            if winner == attacker_side.name:
+                value, needed, winning = attacker_side.value, side.value, attacker_side
+            else:
+                value, needed, winning = side.value, attacker_side.value, side
+            double = (not tie) and value > needed and value >= 2 * needed
+            if double and winning.parties:
+                options.append(r.Option(index, winning.parties))
+            values = {attacker_side.name: attacker_side.value}
+            if side.name != GM:
+                values[side.name] = side.value
+            comparisons.append(r.Comparison(
+                attacker_side.name, side.name, values, action.gm_target, winner, tie,
+                settled_by[index], tie_dice[index], double, comparison_loss[index]))
+        self._options = options
+        involved = list(dict.fromkeys([*attackers, *targets, *(p for s in sides for p in s.parties)]))
+        return r.Exchange(
+            drama.name if drama else None, drama.round if drama else None, action.intent,
+            attacker_side, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
+            tuple(sides), tuple(comparisons), tuple(losses), tuple(defeats), tuple(options), turn,
+            self.states(involved))
+
+    def take_option(self, party: str, kind: str, throw: Throw = NO_THROW, text: str | None = None) -> r.OptionTaken:
+        """R8: the winner of a double win rerolls this round's losses, or dictates."""
+        if kind not in ("reroll", "dictate"):
+            raise ValueError(f"an option is 'reroll' or 'dictate', not {kind!r}")
+        self._party(party)
+        option = next((o for o in self._options if party in o.parties), None)
+        if option is None:
+            holders = sorted({p for o in self._options for p in o.parties})
+            raise RuleError("R8", "E308", f"{party} has no double win to take an option from",
+                            expected=f"an option taken by {one_of(holders)}" if holders
+                            else "a double win in the exchange just before")
+        state = self._parties[party]
+        if kind == "dictate":
+            self._options.remove(option)
+            return r.OptionTaken(party, kind, option.comparison, text, state.lost_this_round, (), "none", 0,
+                                 self.states([party]))
+        lost = state.lost_this_round
+        dice, rolled_by = self._exact_throw(throw, lost, f"{party} rerolls the {_count(lost, 'die', 'dice')} "
+                                            "it lost this round")
+        ones = dice.count(1)
+        returned = state.regain(lost - ones)
+        state.lost_this_round = lost - returned
+        self._options.remove(option)
+        return r.OptionTaken(party, kind, option.comparison, text, lost, dice, rolled_by, returned,
+                             self.states([party]))
+
+    # ------------------------------------------------------------ recovery and time
+
+    def recover(self, party: str, trait: str | None = None, treasure: str | None = None,
+                helpers: Sequence[Helping] = (), first: Throw = Throw.roll(),
+                second: Throw | None = None) -> r.Recovery:
+        """R14 (and R15 inside drama): roll the damage pool; sixes and the highest
+        dice below them return. `second` gives the dice of a rushed recovery's
+        second check."""
+        settings = self.settings
+        state = self._party(party)
+        self._check_uses(party, trait, treasure)
+        drama = self.drama
+        rushed = drama is not None and party in drama.parties
+        helper_ids = tuple(h.party for h in helpers)
+        for helping in helpers:
+            self._party(helping.party)
+            if helping.party == party:
+                raise DramaError("E305", f"{party} cannot help its own recovery")
+            self._check_uses(helping.party, helping.trait, helping.treasure)
+        if len(set(helper_ids)) != len(helper_ids):
+            raise DramaError("E305", "a helper is named twice")
+        turn = None
+        if rushed:                                           # R15
+            for pid in (party, *helper_ids):
+                self._can_act(pid, "recover" if pid == party else f"help {party} recover")
+            turn = self._take_turn((party, *helper_ids), commit=False)
+        else:
+            if drama is not None:
+                raise DramaError("E203", f"{party} is not in the dramatic situation {drama.name}")
+            if self.last_drama_end is not None:
+                calm = settings.seconds(settings.calm)
+                since = self.time - self.last_drama_end
+                if since < calm:
+                    raise RuleError("R14", "E314",
+                                    f"{party} needs {settings.calm} ({format_seconds(calm)}) of calm after "
+                                    f"{self.last_drama_name} to recover, and only {format_seconds(since)} have passed",
+                                    expected="a `calm DURATION` first, or a rushed recovery inside drama")
+        if state.last_recovery is not None:
+            interval = settings.seconds(settings.recovery)
+            since = self.time - state.last_recovery
+            if since < interval:
+                raise RuleError("R14", "E314",
+                                f"{party} recovered {format_seconds(since)} ago and may recover once every "
+                                f"{settings.recovery}", expected=f"{format_seconds(interval - since)} more of in-world time")
+        if second is not None and (second.is_given or second.most or second.count) and not rushed:
+            raise DramaError("E305", f"only a rushed recovery inside drama has a second check (`then ...`)")
+        bonus = self._level(party, trait, "trait") + self._level(party, treasure, "treasure")
+        bonus += sum(self._level(h.party, h.trait, "trait") + self._level(h.party, h.treasure, "treasure")
+                     for h in helpers)
+        checks = [self._recovery_check(state.damage, first, bonus,
+                                       f"{party}'s recovery rolls its damage pool of {state.damage}")]
+        returning = checks[0].returning
+        if rushed:                                           # R15: a second check
+            if second is None or (not second.is_given and second.count == 0 and not second.most):
+                if first.is_given and returning:
+                    raise DramaError("E401", f"{party}'s rushed recovery makes a second check with "
+                                     f"{_count(returning, 'die', 'dice')}: give {'it' if returning == 1 else 'them'}",
+                                     expected="`then N ...` after the first check's dice (R15)")
+                second = Throw.roll()
+            checks.append(self._recovery_check(
+                returning, second, bonus,
+                f"the second check of {party}'s rushed recovery rolls the {returning} returning"))
+            returning = checks[1].returning
+        # commit
+        if rushed:
+            self._take_turn((party, *helper_ids), commit=True)
+            drama.acted_any = True
+        returned = state.regain(returning)
+        state.lost_this_round = max(0, state.lost_this_round - returned)   # R8: what came back is not lost
+        state.last_recovery = self.time
+        return r.Recovery(party, rushed, trait, treasure,
+                          tuple((h.party, h.trait, h.treasure) for h in helpers), bonus,
+                          tuple(checks), returned, self.time, turn, self.states([party, *helper_ids]))
+
+    def pass_time(self, kind: str, seconds: int) -> r.TimePassed:
+        """`calm` or `rest`: in-world time passes outside drama; a rest of at least
+        `full_rest` restores every party fully (R16)."""
+        if self.drama is not None:
+            raise RuleError("R16", "E316",
+                            f"there is no {kind} during the dramatic situation {self.drama.name}",
+                            expected="`end drama` first")
+        if seconds < 0:
+            raise DramaError("E104", "time cannot run backwards")
+        self.time += seconds
+        for party in self._parties.values():
+            party.lost_this_round = 0
+        restored: list[str] = []
+        if kind == "rest" and seconds >= self.settings.seconds(self.settings.full_rest):
+            for pid, party in self._parties.items():
+                if party.damage:
+                    party.regain(party.damage)
+                    restored.append(pid)
+        return r.TimePassed(kind, seconds, self.time, tuple(restored), self.states(restored))
+
+    # ------------------------------------------------------------ helpers
+
+    def _party(self, pid: str) -> _Party:
+        try:
+            return self._parties[pid]
+        except KeyError:
+            raise DramaError("E201", f"there is no party '{pid}' in the cast",
+                             hint=did_you_mean(pid, self._parties),
+                             expected=f"one of {one_of(self._parties)}") from None
+
+    def _member(self, pid: str) -> _Party:
+        party = self._party(pid)
+        if self.drama is not None and pid not in self.drama.parties:
+            raise DramaError("E203", f"{pid} is not in the dramatic situation {self.drama.name}",
+                             expected=f"one of {one_of(self.drama.parties)}",
+                             hint=did_you_mean(pid, self.drama.parties))
+        return party
+
+    def _in_drama(self, what: str) -> _Drama:
+        if self.drama is None:
+            raise RuleError("R13", "E313", f"`{what}` needs a dramatic situation",
+                            expected='`drama "Name" with ...` first')
+        return self.drama
+
+    def _can_act(self, pid: str, doing: str) -> _Party:
+        party = self._member(pid)
+        drama = self.drama
+        if drama is None:
+            return party
+        if party.defeated:
+            raise RuleError("R7", "E307", f"{pid} is defeated in {drama.name} and cannot {doing}", party=pid)
+        if party.acted:
+            raise RuleError("R9", "E309", f"{pid} already took an aggressive action this round",
+                            expected="`round` before its next aggressive action")
+        return party
+
+    def _check_uses(self, pid: str, trait: str | None, treasure: str | None) -> None:
+        sheet = self._party(pid).sheet
+        if trait is not None and trait not in sheet.traits:
+            raise DramaError("E202", f"{pid} has no trait '{trait}'",
+                             expected=f"one of {one_of(sheet.traits)}",
+                             hint=did_you_mean(trait, sheet.traits), party=pid)
+        if treasure is not None and treasure not in sheet.treasures:
+            raise DramaError("E202", f"{pid} has no treasure '{treasure}'",
+                             expected=f"one of {one_of(sheet.treasures)}",
+                             hint=did_you_mean(treasure, sheet.treasures), party=pid)
+
+    def _level(self, pid: str, name: str | None, kind: str) -> int:
+        if name is None:
+            return 0
+        sheet = self._parties[pid].sheet
+        return (sheet.traits if kind == "trait" else sheet.treasures)[name]
+
+    def _plan_effort(self, part: Part, lead: bool, spending: int) -> tuple:
+        """Check R3 for one part; returns what `_throw` needs."""
+        party = self._parties[part.party]
+        level = self._level(part.party, part.trait, "trait")
+        treasure = self._level(part.party, part.treasure, "treasure")
+        available = party.available - spending
+        cap = max(0, level + part.gm) if part.trait is not None else 1
+        allowed = min(cap, available)
+        throw = part.throw
+        if throw.is_given:
+            count = len(throw.faces)
+            try:
+                check_faces(throw.faces, self.settings.sides)
+            except DramaError as error:
+                error.party = part.party
+                raise
+        elif throw.most:
+            count = allowed
+        else:
+            count = throw.count or 0
+        if count > allowed:
+            if count > cap:
+                if part.trait is None:
+                    why = "with no trait"
+                else:
+                    gm = f" and GM {part.gm:+d}" if part.gm else ""
+                    why = f"with {part.trait} {level}{gm}"
+                raise RuleError("R3", "E301", f"{part.party} may roll at most {cap} "
+                                f"{'die' if cap == 1 else 'dice'} {why}, not {count}", party=part.party)
+            raise RuleError("R3", "E301", f"{part.party} may roll at most {allowed} "
+                            f"{'die' if allowed == 1 else 'dice'}: it has {available} quintessence available"
+                            + (f" after spending {spending}" if spending else "") + f", not {count}",
+                            party=part.party)
+        return (part, lead, level, treasure, cap, count)
+
+    def _throw(self, plan: tuple) -> r.Effort:
+        part, lead, level, treasure, cap, count = plan
+        if part.throw.is_given:
+            dice, rolled_by = part.throw.faces, "table"
+        elif count:
+            dice, rolled_by = self.dice.roll(count, self.settings.sides), "engine"
+        else:
+            dice, rolled_by = (), "none"
+        return r.Effort(part.party, part.trait, level, lead, part.treasure, treasure, part.gm, cap,
+                        tuple(dice), rolled_by)
+
+    def _exact_throw(self, throw: Throw, count: int, what: str) -> tuple[tuple[int, ...], str]:
+        """Dice for a step whose number of dice the rules fix (rerolls, recovery).
+
+        Given dice must be exactly `count`; `roll N` must ask for `count`; `roll`
+        or no dice at all rolls `count` dice from the source."""
+        if throw.is_given:
+            if len(throw.faces) != count:
+                raise DramaError("E401", f"{what}, but {_count(len(throw.faces), 'die is', 'dice are')} given",
+                                 expected=_count(count, "die", "dice"))
+            check_faces(throw.faces, self.settings.sides)
+            return tuple(throw.faces), "table"
+        if not throw.most and throw.count not in (None, 0) and throw.count != count:
+            raise DramaError("E401", f"{what}, not {throw.count}", expected=_count(count, "die", "dice"))
+        if not count:
+            return (), "none"
+        return self.dice.roll(count, self.settings.sides), "engine"
+
+    def _recovery_check(self, count: int, throw: Throw, bonus: int, what: str) -> r.RecoveryCheck:
+        """One recovery roll (R14): roll, re-roll the lowest dice below the top face
+        (one per point of bonus), count what returns."""
+        sides = self.settings.sides
+        dice, rolled_by = self._exact_throw(throw, count, what)
+        below_top = sorted((i for i, d in enumerate(dice) if d < sides), key=lambda i: dice[i])
+        rerolled = tuple(below_top[:bonus])
+        if throw.is_given:
+            rerolls = throw.rerolls
+            if len(rerolls) != len(rerolled):
+                raise DramaError("E401", f"{what}: a bonus of {bonus} re-rolls "
+                                 f"{_count(len(rerolled), 'die', 'dice')} here, but "
+                                 f"{_count(len(rerolls), 're-roll is', 're-rolls are')} given",
+                                 expected=f"`rerolled` with {_count(len(rerolled), 'face', 'faces')}"
+                                 if rerolled else "no `rerolled`")
+            check_faces(rerolls, sides)
+        else:
+            rerolls = self.dice.roll(len(rerolled), sides) if rerolled else ()
+        final = list(dice)
+        for index, face in zip(rerolled, rerolls):
+            final[index] = face
+        return r.RecoveryCheck(tuple(dice), rerolled, tuple(rerolls), tuple(final),
+                               _returning(final, sides), rolled_by)
+
+    def _take_turn(self, parties: tuple[str, ...], commit: bool, acting: bool = True) -> r.Turn | None:
+        """R9, R10: mark the parties' aggressive action used, and work out who acts
+        on their turn, who on a held action, and whose turn passed unused."""
+        drama = self.drama
+        if drama is None:
+            return None
+        if commit and acting:
+            for pid in parties:
+                self._parties[pid].acted = True
+        if drama.order is None:
+            return r.Turn(tuple(parties), (), ())
+        order = drama.order
+        position = max(order.index(pid) for pid in parties)
+        passed = []
+        if position >= drama.pointer:
+            for pid in order[drama.pointer:position]:
+                if pid in parties or pid in drama.held:
+                    continue
+                party = self._parties[pid]
+                if party.acted or party.defeated:
+                    continue
+                passed.append(pid)
+        on_turn = tuple(pid for pid in parties if order.index(pid) == position and position >= drama.pointer
+                        and pid not in drama.held)
+        held = tuple(pid for pid in parties if pid not in on_turn)
+        if commit:
+            drama.held.update(passed)
+            if acting:
+                drama.held.difference_update(parties)
+            drama.pointer = max(drama.pointer, position + 1)
+        return r.Turn(on_turn, held, tuple(passed))
+
+    def _settle_named_tie(self, named: str, attacker: r.Side, sides: list[r.Side],
+                          winners: list, settled_by: list) -> None:
+        """RULES.md point 8: which tied comparison a `tie NAME` line settles."""
+        tied = [i for i, w in enumerate(winners) if w is None]
+        if named == GM:
+            hits = [i for i in tied if sides[i].name == GM]
+            if not hits:
+                raise RuleError("R11", "E311", "there is no tie against a GM target to settle here",
+                                expected=self._tie_names(attacker, sides, tied))
+            for i in hits:
+                winners[i], settled_by[i] = GM, "vote"
+            return
+        self._party(named)
+        if named in attacker.parties:
+            if not tied:
+                raise RuleError("R11", "E311", f"there is no tie for {named} to win here",
+                                expected=self._tie_names(attacker, sides, tied))
+            for i in tied:
+                winners[i], settled_by[i] = attacker.name, "vote"
+            return
+        hits = [i for i in tied if named in sides[i].parties]
+        if not hits:
+            raise RuleError("R11", "E311", f"there is no tie for {named} to win here",
+                            expected=self._tie_names(attacker, sides, tied))
+        for i in hits:
+            winners[i], settled_by[i] = sides[i].name, "vote"
+
+    @staticmethod
+    def _tie_names(attacker: r.Side, sides: list[r.Side], tied: list[int]) -> str:
+        if not tied:
+            return "no `tie` line: no comparison of this exchange is tied"
+        names = [attacker.parties[0]] + [sides[i].parties[0] if sides[i].parties else GM for i in tied]
+        return "`tie` naming " + one_of(dict.fromkeys(names))
+
+    def _settle_tie(self, attacker: r.Side, side: r.Side) -> tuple[str, str, tuple]:
+        """R11: a tie nobody named is settled by the setting's policy."""
+        policy = self.settings.ties
+        if policy == "actor":
+            return attacker.name, "actor", ()
+        if policy == "defender":
+            return side.name, "defender", ()
+        if policy == "vote" and not self.lenient:
+            first = attacker.parties[0]
+            other = side.parties[0] if side.parties else GM
+            raise RuleError("R11", "E311",
+                            f"{attacker.name} and {side.name} tie at {attacker.value}: say who won the vote",
+                            expected=f"`tie {first}` or `tie {other}` after the exchange, "
+                                     "or run with --lenient to let the dice decide")
+        rolls = []
+        while True:                                        # a roll-off with the seeded dice
+            a, b = self.dice.roll(2, self.settings.sides)
+            rolls.append((a, b))
+            if a != b:
+                return (attacker.name if a > b else side.name), "random", tuple(rolls)
+
+    def _plan_split(self, split: dict[str, int], lost_by_side: dict[str, int],
+                    sides: dict[str, r.Side]) -> dict[str, dict[str, int]]:
+        """R10: check a `split` against the losses of the losing sides."""
+        shares: dict[str, dict[str, int]] = {}
+        for pid, amount in split.items():
+            self._party(pid)
+            side = next((s for s in sides.values() if pid in s.parties and s.name in lost_by_side), None)
+            if side is None:
+                raise RuleError("R10", "E310", f"the split names {pid}, which is not on a losing side",
+                                expected=f"parties of {one_of(lost_by_side)}" if lost_by_side else "no split: nobody lost")
+            if amount < 0:
+                raise RuleError("R10", "E310", f"the split gives {pid} a negative share")
+            shares.setdefault(side.name, {})[pid] = amount
+        for name, given in shares.items():
+            total = sum(given.values())
+            if total != lost_by_side[name]:
+                listed = ", ".join(f"{pid} {n}" for pid, n in given.items())
+                raise RuleError("R10", "E310", f"the split ({listed}) spreads {total}, but {name} "
+                                f"lost {lost_by_side[name]}", expected=f"shares that add up to {lost_by_side[name]}")
+        return shares
+
+    def _spread(self, side: r.Side, amount: int, shares: dict[str, int] | None,
+                paid: dict[str, int]) -> list[tuple[str, int]]:
+        """R10: how one comparison's loss falls on a side: as split, or lead first."""
+        if shares is not None:
+            out = []
+            for pid, share in shares.items():
+                owed = share - paid.get(pid, 0)
+                take = min(owed, amount)
+                if take > 0:
+                    out.append((pid, take))
+                    paid[pid] = paid.get(pid, 0) + take
+                    amount -= take
+            return out
+        out = []
+        for i, pid in enumerate(side.parties):
+            if amount <= 0:
+                break
+            last = i == len(side.parties) - 1
+            take = amount if last else min(amount, self._parties[pid].available)
+            if take > 0:
+                out.append((pid, take))
+                amount -= take
+        return out
+
+
+def _side(efforts: list[r.Effort]) -> r.Side:
+    parties = tuple(e.party for e in efforts)
+    return r.Side(" & ".join(parties), parties, tuple(efforts), sum(e.value for e in efforts))
+
+
+def _returning(dice: Sequence[int], sides: int) -> int:
+    """R14: every die on the top face, and every die tied for the highest below it."""
+    top = sum(1 for d in dice if d == sides)
+    below = [d for d in dice if d < sides]
+    if below:
+        best = max(below)
+        top += below.count(best)
+    return top
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"

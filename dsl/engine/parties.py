@@ -1,0 +1,92 @@
+"""Parties and settings: the character sheets, the rule knobs, and a party's state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from ..durations import Duration
+from ..errors import Position
+
+TIE_POLICIES = ("vote", "actor", "defender", "random")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every rule knob of RULES.md, with its default."""
+
+    name: str = "Default"
+    round: Duration = Duration(6, "second")        # R13
+    recovery: Duration = Duration(1, "day")        # R14
+    calm: Duration = Duration(10, "round")         # R14
+    full_rest: Duration = Duration(2, "day")       # R16
+    sides: int = 6                                 # R1
+    high: int = 6                                  # R1
+    ties: str = "vote"                             # R11
+
+    def __post_init__(self):
+        if self.ties not in TIE_POLICIES:
+            raise ValueError(f"ties must be one of {TIE_POLICIES}, not {self.ties!r}")
+        if self.sides < 2 or not 2 <= self.high <= self.sides:
+            raise ValueError(f"dice must have 2 or more sides and high from 2 to sides, "
+                             f"not sides={self.sides} high={self.high}")
+        if self.round.unit == "round" or self.round.seconds(0) <= 0:
+            raise ValueError("a round lasts a positive number of seconds, minutes, hours or days")
+
+    @property
+    def round_seconds(self) -> int:
+        return self.round.seconds(0)
+
+    def seconds(self, duration: Duration) -> int:
+        """A duration in seconds, rounds counted at this setting's round length."""
+        return duration.seconds(self.round_seconds)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A party's move: an intent and the trait and treasure it uses by default."""
+
+    trait: str | None
+    treasure: str | None
+
+
+def _frozen(mapping: Mapping | None) -> Mapping:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class PartySheet:
+    """A party as the cast describes it (R17): a character or a group acting as one."""
+
+    id: str
+    name: str
+    quintessence: int
+    traits: Mapping[str, int] = field(default_factory=dict)
+    treasures: Mapping[str, int] = field(default_factory=dict)
+    members: tuple[str, ...] = ()
+    moves: Mapping[str, Move] = field(default_factory=dict)
+    pos: Position | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "traits", _frozen(self.traits))
+        object.__setattr__(self, "treasures", _frozen(self.treasures))
+        object.__setattr__(self, "moves", _frozen(self.moves))
+        object.__setattr__(self, "members", tuple(self.members))
+
+    @property
+    def is_group(self) -> bool:
+        return bool(self.members)
+
+
+@dataclass(frozen=True)
+class PartyState:
+    """A party's quintessence at one moment: available + damage pool = maximum (R6)."""
+
+    quintessence: int
+    damage_pool: int
+    defeated: bool = False
+
+    def as_dict(self) -> dict:
+        return {"quintessence": self.quintessence, "damage_pool": self.damage_pool,
+                "defeated": self.defeated}

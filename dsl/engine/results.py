@@ -1,0 +1,213 @@
+"""What happened: the immutable result of every step of the engine, for logs and transcripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .parties import PartyState
+
+States = Mapping[str, PartyState]
+
+
+@dataclass(frozen=True)
+class Effort:
+    """One party's part in a side's value (R2, R3, R10): what it used and rolled."""
+
+    party: str
+    trait: str | None
+    trait_level: int
+    trait_counts: bool        # only the lead's trait adds to the value (R10)
+    treasure: str | None
+    treasure_value: int
+    gm: int
+    cap: int                  # the most dice it could roll (R3)
+    dice: tuple[int, ...]
+    rolled_by: str            # "table" (given), "engine" (seeded) or "none"
+
+    @property
+    def value(self) -> int:
+        """What this party adds to its side's value."""
+        return (self.trait_level if self.trait_counts else 0) + self.treasure_value + sum(self.dice) + self.gm
+
+
+@dataclass(frozen=True)
+class Side:
+    """The one or more parties on one side of a comparison, or the GM."""
+
+    name: str                 # "Kara", "Kara & Bren", or "GM"
+    parties: tuple[str, ...]  # empty for the GM
+    efforts: tuple[Effort, ...]
+    value: int
+    stated: bool = True       # False: an undefended target, meeting a value of 0 (R5)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison of an exchange: the action against one target (R5)."""
+
+    attacker: str
+    defender: str
+    values: Mapping[str, int]
+    target: int | None        # the GM's target number, when there is one
+    winner: str
+    tie: bool
+    tie_settled_by: str | None  # "vote" (named), "actor", "defender", "random"
+    tie_dice: tuple[tuple[int, int], ...] = ()  # roll-offs of a tie settled by the dice
+    double: bool = False
+    loss: int = 0             # the loser's loss beyond its ones (R6)
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Quintessence moved from available to the damage pool."""
+
+    party: str
+    amount: int               # what it really lost (never below 0, R6)
+    owed: int                 # what it should have lost
+    kind: str                 # "spend" (R4), "ones" or "loss" (R6)
+    comparison: int | None    # index of the comparison, for "loss"
+    after: PartyState
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who acts on their own turn, who acts on a held action, who let a turn pass (R9)."""
+
+    on_turn: tuple[str, ...]
+    held: tuple[str, ...]
+    passed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A double win's option, open to one party of the winning side (R8)."""
+
+    comparison: int
+    parties: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """An aggressive action and everything that answered it."""
+
+    drama: str | None
+    round: int | None
+    intent: str
+    attacker: Side
+    gm_target: int | None
+    qualifiers: tuple[str, ...]
+    extra_targets: tuple[str, ...]
+    defences: tuple[Side, ...]        # one per comparison, in order (a GM side for a GM target)
+    comparisons: tuple[Comparison, ...]
+    losses: tuple[Loss, ...]          # spends, then ones, then each comparison's loss
+    defeats: tuple[str, ...]
+    options: tuple[Option, ...]
+    turn: Turn | None
+    parties: States                   # every party involved, after the exchange
+
+
+@dataclass(frozen=True)
+class OptionTaken:
+    """A double-win option taken: a reroll of this round's losses, or a dictated result."""
+
+    party: str
+    kind: str                 # "reroll" or "dictate"
+    comparison: int
+    text: str | None
+    lost: int                 # what the party had lost this round before the reroll
+    dice: tuple[int, ...]
+    rolled_by: str
+    returned: int
+    parties: States
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One party's initiative: its die or given result, then any re-rolls of ties (R12)."""
+
+    party: str
+    trait: str | None
+    treasure: str | None
+    bonus: int
+    dice: tuple[int, ...]     # the die of each roll (empty when results were given)
+    results: tuple[int, ...]  # the result of each roll: die + bonus, or as given
+    rolled_by: str
+
+
+@dataclass(frozen=True)
+class Initiative:
+    drama: str
+    round: int
+    rolls: tuple[InitiativeRoll, ...]
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DramaBegun:
+    drama: str
+    parties: tuple[str, ...]
+    time: int
+
+
+@dataclass(frozen=True)
+class RoundBegun:
+    drama: str
+    round: int
+    time: int                 # in-world seconds at the start of the round
+    unused: tuple[str, ...]   # parties that neither acted nor recovered last round
+
+
+@dataclass(frozen=True)
+class Held:
+    drama: str
+    round: int
+    party: str
+    passed: tuple[str, ...] = ()   # parties whose turn went by before this one's
+
+
+@dataclass(frozen=True)
+class RecoveryCheck:
+    """One roll of a recovery (R14): the dice, the re-rolls, and which dice return."""
+
+    dice: tuple[int, ...]           # as first rolled
+    rerolled: tuple[int, ...]       # indexes of the dice re-rolled
+    rerolls: tuple[int, ...]        # their new faces
+    final: tuple[int, ...]          # the dice after re-rolls
+    returning: int
+    rolled_by: str
+
+
+@dataclass(frozen=True)
+class Recovery:
+    party: str
+    rushed: bool                    # R15: inside a dramatic situation
+    trait: str | None
+    treasure: str | None
+    helpers: tuple[tuple[str, str | None, str | None], ...]
+    bonus: int
+    checks: tuple[RecoveryCheck, ...]
+    returned: int
+    time: int
+    turn: Turn | None
+    parties: States
+
+
+@dataclass(frozen=True)
+class DramaEnded:
+    drama: str
+    rounds: int
+    time: int
+    text: str | None
+    parties: States = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimePassed:
+    """`calm` or `rest`: in-world time passes; a long enough rest restores everyone (R16)."""
+
+    kind: str                       # "calm" or "rest"
+    seconds: int
+    time: int                       # in-world seconds after it
+    restored: tuple[str, ...]
+    parties: States

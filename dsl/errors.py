@@ -1,0 +1,171 @@
+"""Errors: positions, stable error codes and the `file:line:col` + caret formatting."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where something was written: a file, a 1-based line and a 1-based column."""
+
+    file: str
+    line: int
+    column: int = 1
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+# Every error kind has a stable code. docs/errors.md lists each with an example.
+CODES: dict[str, str] = {
+    # the script's syntax
+    "E001": "syntax error in a script",
+    "E002": "a statement in the wrong place",
+    # YAML files
+    "E101": "YAML that cannot be read",
+    "E102": "a duplicate key in YAML",
+    "E103": "an unknown key in YAML",
+    "E104": "a value of the wrong type or form",
+    "E105": "a required key is missing",
+    "E106": "a YAML tag that is not allowed",
+    "E107": "a duration that cannot be read",
+    "E108": "a file that cannot be found or read",
+    "E109": "a party defined twice",
+    "E110": "a move that names a trait or treasure the party lacks",
+    # names in a script
+    "E201": "an unknown party",
+    "E202": "an unknown trait or treasure",
+    "E203": "a party that is not in the dramatic situation",
+    # the rules (the number after E3 is the rule)
+    "E301": "R3: too many dice",
+    "E304": "R4: not enough quintessence to spend",
+    "E305": "R5: an exchange that cannot be resolved as written",
+    "E307": "R7: a defeated party acting",
+    "E308": "R8: no double win to take an option from",
+    "E309": "R9: a second aggressive action in a round",
+    "E310": "R10: a split that does not match the loss",
+    "E311": "R11: a tie that nobody settled",
+    "E312": "R12: initiative that cannot be ordered",
+    "E313": "R13: a round outside a dramatic situation",
+    "E314": "R14: a recovery that is not allowed yet",
+    "E316": "R16: rest or calm during a dramatic situation",
+    # dice
+    "E401": "the wrong number of dice",
+    "E402": "a face that is not on the die",
+    # the command line
+    "E501": "an output file that cannot be written",
+}
+
+
+class DramaError(Exception):
+    """An error in the user's input, with a stable code and, once known, a position.
+
+    The engine raises these without a position; the interpreter adds the position
+    of the statement that caused it with `at()`.
+    """
+
+    def __init__(self, code: str, message: str, *, position: Position | None = None,
+                 expected: str | None = None, hint: str | None = None,
+                 notes: Iterable[str] = (), party: str | None = None):
+        super().__init__(message)
+        assert code in CODES, code
+        self.code = code
+        self.message = message
+        self.position = position
+        self.expected = expected
+        self.hint = hint
+        self.notes = list(notes)
+        self.party = party          # the party whose part of a step is at fault, if known
+
+    def at(self, position: Position | None) -> "DramaError":
+        """Give the error a position, unless it already has one."""
+        if self.position is None and position is not None:
+            self.position = position
+        return self
+
+    def __str__(self) -> str:
+        return self.message
+
+    def format(self, source: str | None = None) -> str:
+        """Render as `file:line:col: error[CODE]: message`, the line, a caret and notes.
+
+        `source` is the text of the file the position points into; without it the
+        file is read from disk when it exists.
+        """
+        head = f"error[{self.code}]: {self.message}"
+        lines = [f"{self.position}: {head}" if self.position else head]
+        text_line = _source_line(self.position, source)
+        if text_line is not None:
+            width = len(str(self.position.line))
+            shown = text_line.expandtabs(4)
+            lines.append(f" {self.position.line} | {shown}")
+            start = max(self.position.column, 1)
+            end = self.position.end_column or start + 1
+            caret = "^" * max(1, end - start)
+            prefix = text_line[: start - 1].expandtabs(4)
+            lines.append(f" {' ' * width} | {' ' * len(prefix)}{caret}")
+        if self.expected:
+            lines.append(f"  expected: {self.expected}")
+        if self.hint:
+            lines.append(f"  help: {self.hint}")
+        for note in self.notes:
+            lines.append(f"  note: {note}")
+        return "\n".join(lines)
+
+
+class RuleError(DramaError):
+    """A step that breaks a rule of RULES.md; `rule` names it (R3, R9, ...)."""
+
+    def __init__(self, rule: str, code: str, message: str, **kwargs):
+        super().__init__(code, f"{message} ({rule})", **kwargs)
+        self.rule = rule
+
+
+class ErrorList(DramaError):
+    """Several errors found in one pass (`drama check`)."""
+
+    def __init__(self, errors: list[DramaError]):
+        first = errors[0]
+        super().__init__(first.code, first.message, position=first.position)
+        self.errors = errors
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str | None:
+    """A 'did you mean' hint for a name close to a known one, or None."""
+    known = list(known)
+    folded = {k.casefold(): k for k in known}
+    if name.casefold() in folded and folded[name.casefold()] != name:
+        return f"did you mean '{folded[name.casefold()]}'?"
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if not close:
+        close = [folded[c] for c in difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)]
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def one_of(names: Iterable[str]) -> str:
+    """'a, b or c' for an `expected:` line."""
+    names = [f"'{n}'" for n in names]
+    if not names:
+        return "nothing"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _source_line(position: Position | None, source: str | None) -> str | None:
+    if position is None or position.line < 1:
+        return None
+    if source is None:
+        try:
+            source = Path(position.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+    lines = source.splitlines()
+    if position.line > len(lines):
+        return None
+    return lines[position.line - 1]
