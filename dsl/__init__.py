@@ -35,9 +35,27 @@ def run(path, *, seed: int = 0, lenient: bool = False) -> list[dict]:
     """Load, parse and run a scenario; return its events. Raises DramaError."""
     from .interpreter import Interpreter
     scenario = load(path)
-    script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
-    interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed, lenient=lenient)
-    return interpreter.run(script)
+    try:
+        script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
+        interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
+                                  lenient=lenient)
+        return interpreter.run(script)
+    except DramaError as error:
+        raise _in_file(error, scenario.script)
+
+
+def _in_file(error: DramaError, source) -> DramaError:
+    """Columns of an inline `script: |` block are counted from the block's
+    indentation: move them to the YAML file's columns."""
+    position = error.position
+    lines = source.text.count("\n") + 1
+    if (source.column_offset and position is not None and position.file == source.file
+            and source.line_offset < position.line <= source.line_offset + lines
+            and not getattr(error, "_shifted", False)):
+        end = position.end_column + source.column_offset if position.end_column else None
+        error.position = Position(position.file, position.line, position.column + source.column_offset, end)
+        error._shifted = True
+    return error
 
 
 def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
@@ -57,13 +75,16 @@ def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
     except DramaError as error:
         if error not in errors:
             errors.append(error)
-        return errors
+        return [_in_file(error, scenario.script) for error in errors]
     if script is None:
         return errors
     interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
                               lenient=lenient, errors=errors)
-    interpreter.run(script)
-    return errors
+    try:
+        interpreter.run(script)
+    except DramaError as error:        # not expected with `errors`, but never lose one
+        errors.append(error)
+    return [_in_file(error, scenario.script) for error in errors]
 
 
 def render_text(events) -> str:

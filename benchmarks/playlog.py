@@ -1,0 +1,113 @@
+"""Benchmark: parse and run generated play logs of 1,000, 10,000 and 100,000 actions.
+
+    python benchmarks/playlog.py [SIZES ...]
+
+Each size runs in a fresh process, so that its peak memory is its own. It prints
+the parse time, the run time (interpreter + engine), the time to write the event
+log as JSON Lines, and the peak memory (max RSS) of that process.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CAST = """\
+parties:
+  Kara:
+    quintessence: 6
+    traits: {Sorcery: 3, Agility: 1}
+    treasures: {Ember Staff: 2, Lucky Coin: 1}
+  Bren:
+    quintessence: 5
+    traits: {Strength: 2, Healing: 2}
+    treasures: {Iron Shield: 2, Rope: 1}
+  Overlord:
+    quintessence: 7
+    traits: {Cunning: 3, Brutality: 2}
+    treasures: {Obsidian Crown: 2}
+  Goblins:
+    members: [Snik, Grub, Mox]
+    quintessence: 4
+    traits: {Numbers: 2}
+    treasures: {Rusty Spears: 1}
+"""
+
+ATTACKS = [
+    ("Kara", "fireball", "Overlord", "Sorcery + Ember Staff", "Overlord", "Cunning + Obsidian Crown"),
+    ("Overlord", "crush", "Bren", "Brutality + Obsidian Crown", "Bren", "Strength + Iron Shield"),
+    ("Goblins", "stab", "Kara", "Numbers + Rusty Spears", "Kara", "Agility + Lucky Coin"),
+    ("Bren", "charge", "Goblins", "Strength + Rope", "Goblins", "Numbers"),
+]
+
+
+def play_log(actions: int, seed: int = 1) -> str:
+    """A legal play log: dramatic situations of one round, every die given, each
+    party acting once and defending once, then two days of rest."""
+    rng = random.Random(seed)
+    lines = ['scene "The Endless War"']
+    fight = 0
+    while actions > 0:
+        fight += 1
+        lines.append(f'drama "Battle {fight}" with Kara, Bren, Overlord, Goblins')
+        lines.append("initiative Kara 5, Bren 2, Overlord 6, Goblins 3")
+        for actor, intent, target, uses, defender, guard in ATTACKS[:actions]:
+            attack = " ".join(str(rng.randint(2, 5)) for _ in range(rng.randint(0, 2)))
+            defence = " ".join(str(rng.randint(2, 5)) for _ in range(rng.randint(0, 1)))
+            lines.append(f"{actor} {intent} -> {target} with {uses}" + (f", rolled {attack}" if attack else ""))
+            lines.append(f"{defender} defends with {guard}" + (f", rolled {defence}" if defence else ""))
+        actions -= len(ATTACKS)
+        lines.append("end drama")
+        lines.append("rest 2 days")
+    return "\n".join(lines) + "\n"
+
+
+def measure(actions: int, folder: Path) -> dict:
+    from dsl.engine import Settings
+    from dsl.events import to_json_lines
+    from dsl.interpreter import Interpreter
+    from dsl.loader import loads_cast
+    from dsl.parser import parse
+
+    text = play_log(actions)
+    (folder / f"log-{actions}.drama").write_text(text)
+    sheets = loads_cast(CAST, file="cast.yaml")
+    started = time.perf_counter()
+    script = parse(text, f"log-{actions}.drama")
+    parsed = time.perf_counter()
+    settings = Settings(ties="actor")
+    events = Interpreter(settings, sheets, title="bench").run(script)
+    ran = time.perf_counter()
+    to_json_lines(events)
+    written = time.perf_counter()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    return {"actions": actions, "lines": text.count("\n"), "events": len(events),
+            "parse_s": parsed - started, "run_s": ran - parsed, "json_s": written - ran,
+            "peak_mib": peak / 1024}
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--one":
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            print(json.dumps(measure(int(sys.argv[2]), Path(folder))))
+        return
+    sizes = [int(a) for a in sys.argv[1:]] or [1_000, 10_000, 100_000]
+    print(f"{'actions':>8} {'lines':>8} {'events':>8} {'parse s':>8} {'run s':>8} {'json s':>8} "
+          f"{'total s':>8} {'peak MiB':>9}")
+    for size in sizes:
+        out = subprocess.run([sys.executable, __file__, "--one", str(size)], capture_output=True, text=True,
+                             check=True)
+        m = json.loads(out.stdout)
+        total = m["parse_s"] + m["run_s"] + m["json_s"]
+        print(f"{m['actions']:>8} {m['lines']:>8} {m['events']:>8} {m['parse_s']:>8.2f} {m['run_s']:>8.2f} "
+              f"{m['json_s']:>8.2f} {total:>8.2f} {m['peak_mib']:>9.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""The event log: engine results as versioned, JSON-ready events (see docs/events.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Mapping
+
+from .engine import PartySheet, PartyState, Settings
+from .engine import results as r
+
+VERSION = 1
+
+
+def states(parties: Mapping[str, PartyState]) -> dict:
+    return {pid: {"quintessence": s.quintessence, "damage_pool": s.damage_pool, "defeated": s.defeated}
+            for pid, s in parties.items()}
+
+
+def start(title: str, settings: Settings, sheets: Iterable[PartySheet],
+          now: Mapping[str, PartyState], seed: int) -> dict:
+    return {
+        "type": "start", "line": None, "version": VERSION, "title": title, "seed": seed,
+        "setting": {
+            "name": settings.name, "round_seconds": settings.round_seconds,
+            "recovery": str(settings.recovery), "calm": str(settings.calm),
+            "full_rest": str(settings.full_rest), "dice": {"sides": settings.sides, "high": settings.high},
+            "ties": settings.ties,
+        },
+        "cast": {
+            sheet.id: {"name": sheet.name, "maximum": sheet.quintessence, "members": list(sheet.members),
+                       "traits": dict(sheet.traits), "treasures": dict(sheet.treasures)}
+            for sheet in sheets
+        },
+        "parties": states(now),
+    }
+
+
+def final(now: Mapping[str, PartyState], time: int) -> dict:
+    return {"type": "final", "line": None, "time": time, "parties": states(now)}
+
+
+def _effort(e: r.Effort) -> dict:
+    return {"party": e.party, "trait": e.trait, "trait_level": e.trait_level, "trait_counts": e.trait_counts,
+            "treasure": e.treasure, "treasure_value": e.treasure_value, "gm": e.gm, "cap": e.cap,
+            "dice": list(e.dice), "rolled_by": e.rolled_by, "value": e.value}
+
+
+def _side(side: r.Side) -> dict:
+    return {"name": side.name, "parties": list(side.parties), "value": side.value, "stated": side.stated,
+            "efforts": [_effort(e) for e in side.efforts]}
+
+
+def _turn(turn: r.Turn | None) -> dict | None:
+    if turn is None:
+        return None
+    return {"on_turn": list(turn.on_turn), "held": list(turn.held), "passed": list(turn.passed)}
+
+
+def _loss(loss: r.Loss) -> dict:
+    return {"party": loss.party, "amount": loss.amount, "owed": loss.owed, "kind": loss.kind}
+
+
+def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict]) -> list[dict]:
+    """One `action` event (declaration and spending), one `exchange` event per
+    comparison, then a `defeat` event per defeated party."""
+    base = {"line": line, "drama": result.drama, "round": result.round}
+    spends = [l for l in result.losses if l.kind == "spend"]
+    action = {"type": "action", **base, "intent": result.intent, "attacker": result.attacker.name,
+              "actors": list(result.attacker.parties),
+              "targets": [s.name for s in result.defences],
+              "gm_target": result.gm_target, "qualifiers": qualifiers,
+              "extra_targets": list(result.extra_targets),
+              "spent": {l.party: l.amount for l in spends}, "turn": _turn(result.turn)}
+    if spends:
+        action["parties"] = states({l.party: l.after for l in spends})
+    events = [action]
+    ones = [l for l in result.losses if l.kind == "ones"]
+    for index, (comparison, side) in enumerate(zip(result.comparisons, result.defences)):
+        losses = [l for l in result.losses if l.kind == "loss" and l.comparison == index]
+        if index == 0:
+            losses = ones + losses
+        event = {"type": "exchange", **base, "index": index, "intent": result.intent,
+                 "attacker": comparison.attacker, "defender": comparison.defender,
+                 "values": dict(comparison.values)}
+        if comparison.target is not None:
+            event["target"] = comparison.target
+        event.update({
+            "winner": comparison.winner, "tie": comparison.tie, "tie_settled_by": comparison.tie_settled_by,
+            "double": comparison.double, "loss": comparison.loss,
+            "sides": {"attacker": _side(result.attacker), "defender": _side(side)},
+            "losses": [_loss(l) for l in losses],
+        })
+        if comparison.tie_dice:
+            event["tie_dice"] = [list(pair) for pair in comparison.tie_dice]
+        if losses:
+            event["parties"] = states({l.party: l.after for l in losses})
+        events.append(event)
+    for pid in result.defeats:
+        events.append({"type": "defeat", **base, "party": pid,
+                       "parties": states({pid: result.parties[pid]})})
+    return events
+
+
+def option(result: r.OptionTaken, line: int | None, drama: str | None, round_: int | None) -> dict:
+    event = {"type": "option", "line": line, "drama": drama, "round": round_, "party": result.party,
+             "option": result.kind, "comparison": result.comparison}
+    if result.kind == "dictate":
+        event["text"] = result.text
+    else:
+        event.update({"lost": result.lost, "dice": list(result.dice), "rolled_by": result.rolled_by,
+                      "returned": result.returned, "parties": states(result.parties)})
+    return event
+
+
+def recovery(result: r.Recovery, line: int | None, drama: str | None, round_: int | None) -> dict:
+    return {
+        "type": "recovery", "line": line, "drama": drama, "round": round_, "party": result.party,
+        "rushed": result.rushed, "trait": result.trait, "treasure": result.treasure,
+        "helpers": [{"party": p, "trait": t, "treasure": tr} for p, t, tr in result.helpers],
+        "bonus": result.bonus,
+        "checks": [{"dice": list(c.dice), "rerolled": list(c.rerolled), "rerolls": list(c.rerolls),
+                    "final": list(c.final), "returning": c.returning, "rolled_by": c.rolled_by}
+                   for c in result.checks],
+        "returned": result.returned, "time": result.time, "turn": _turn(result.turn),
+        "parties": states(result.parties),
+    }
+
+
+def initiative(result: r.Initiative, line: int | None) -> dict:
+    return {"type": "initiative", "line": line, "drama": result.drama, "round": result.round,
+            "order": list(result.order),
+            "rolls": [{"party": x.party, "trait": x.trait, "treasure": x.treasure, "bonus": x.bonus,
+                       "dice": list(x.dice), "results": list(x.results), "rolled_by": x.rolled_by}
+                      for x in result.rolls]}
+
+
+def drama_begun(result: r.DramaBegun, line: int | None) -> dict:
+    return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
+            "time": result.time}
+
+
+def round_begun(result: r.RoundBegun, line: int | None) -> dict:
+    return {"type": "round", "line": line, "drama": result.drama, "round": result.round,
+            "time": result.time, "unused": list(result.unused)}
+
+
+def held(result: r.Held, line: int | None) -> dict:
+    return {"type": "hold", "line": line, "drama": result.drama, "round": result.round, "party": result.party}
+
+
+def drama_ended(result: r.DramaEnded, line: int | None) -> dict:
+    return {"type": "drama_end", "line": line, "drama": result.drama, "rounds": result.rounds,
+            "time": result.time, "text": result.text}
+
+
+def time_passed(result: r.TimePassed, line: int | None) -> dict:
+    event = {"type": result.kind, "line": line, "seconds": result.seconds, "time": result.time,
+             "restored": list(result.restored)}
+    if result.parties:
+        event["parties"] = states(result.parties)
+    return event
+
+
+def to_json_lines(events: Iterable[dict]) -> str:
+    """One compact JSON object per line, keys in a fixed order, ending in a newline."""
+    return "".join(json.dumps(event, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+                   for event in events)
+
+
+def read_json_lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]

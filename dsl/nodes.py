@@ -1,0 +1,250 @@
+"""The script's syntax tree: one frozen dataclass per statement, each with its position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .durations import Duration
+from .errors import Position
+
+
+@dataclass(frozen=True)
+class Name:
+    """A party, trait or treasure name as written, bare (`Ember Staff`) or quoted."""
+
+    text: str
+    pos: Position
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Where a step's dice come from.
+
+    - `given`: the faces as rolled at the table (`rolled 6 6 4`); `rerolled` holds
+      the faces of recovery re-rolls (`rolled 4 2 rerolled 5`), else None;
+    - `roll`: the engine rolls `count` dice (`roll 2`), or as many as allowed when
+      `count` is None (`roll`);
+    - `none`: no dice were mentioned.
+    """
+
+    kind: str  # "given" | "roll" | "none"
+    pos: Position | None = None
+    faces: tuple[int, ...] = ()
+    count: int | None = None
+    rerolled: tuple[int, ...] | None = None
+
+    @property
+    def is_given(self) -> bool:
+        return self.kind == "given"
+
+
+NO_DICE = Dice("none")
+
+
+@dataclass(frozen=True)
+class Uses:
+    """`with A + B`: one or two names, each a trait or a treasure of the party.
+
+    The parser does not know which is which; the interpreter looks them up on
+    the party's sheet. `names` is empty when there is no `with`.
+    """
+
+    names: tuple[Name, ...] = ()
+    pos: Position | None = None
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """`but not PHRASE` (kind "not") or `so that PHRASE` (kind "so"): costs 1 (R4)."""
+
+    kind: str
+    text: str
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Participant:
+    """One indented line of a joint action or defence: `  Kara with Sorcery, rolled 6 5`."""
+
+    party: Name
+    uses: Uses
+    gm: int
+    dice: Dice
+    pos: Position
+
+
+# ---------------------------------------------------------------- statements
+
+@dataclass(frozen=True)
+class Statement:
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Scene(Statement):
+    """`scene "Title"`: a heading in the transcript."""
+
+    title: str
+
+
+@dataclass(frozen=True)
+class Narration(Statement):
+    """`> text`: narration, passed through to the transcript."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class DramaBegin(Statement):
+    """`drama "Name" with A, B, C`: a dramatic situation begins."""
+
+    name: str
+    parties: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class InitiativeEntry:
+    """One party in an `initiative` line: `Kara 5`, or `Kara 5 3` (5, then 3 on a re-roll
+    of a tie), or `Kara with Agility` (rolled by the engine with a bonus)."""
+
+    party: Name
+    uses: Uses
+    results: tuple[int, ...]
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Initiative(Statement):
+    """`initiative` (everyone rolls) or `initiative Kara 5, Bren 2, ...` (R12)."""
+
+    entries: tuple[InitiativeEntry, ...]
+
+
+@dataclass(frozen=True)
+class Round(Statement):
+    """`round`: the next round begins (R13)."""
+
+
+@dataclass(frozen=True)
+class Action(Statement):
+    """An aggressive action (R2-R5).
+
+    `actors` has one name, or several for a joint action (`Kara & Bren ...`), whose
+    per-party lines are in `participants`. `uses`, `gm` and `dice` are those of the
+    first line (for a single actor, its own). Exactly one of `target` and
+    `gm_target` is set.
+    """
+
+    actors: tuple[Name, ...]
+    intent: str
+    target: Name | None
+    gm_target: int | None
+    qualifiers: tuple[Qualifier, ...]
+    extra_targets: tuple[Name, ...]
+    uses: Uses
+    gm: int
+    dice: Dice
+    participants: tuple[Participant, ...] = ()
+
+
+@dataclass(frozen=True)
+class Defence(Statement):
+    """`Overlord defends with Cunning, rolled 5 1`, or a joint defence with participants."""
+
+    parties: tuple[Name, ...]
+    uses: Uses
+    gm: int
+    dice: Dice
+    participants: tuple[Participant, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hold(Statement):
+    """`Kara holds`: the party lets its turn pass and may act later this round (R9)."""
+
+    party: Name
+
+
+@dataclass(frozen=True)
+class Tie(Statement):
+    """`tie Kara` or `tie GM`: who won the vote on a tie (R11). `winner` is None for GM."""
+
+    winner: Name | None
+
+
+@dataclass(frozen=True)
+class Split(Statement):
+    """`split Goblins 2, Overlord 1`: how the winner spreads a side's loss (R10)."""
+
+    shares: tuple[tuple[Name, int], ...]
+
+
+@dataclass(frozen=True)
+class Dictate(Statement):
+    """`Kara dictates "the chandelier crashes down"` (R8)."""
+
+    party: Name
+    text: str
+
+
+@dataclass(frozen=True)
+class Reroll(Statement):
+    """`Goblins rerolls, rolled 3 1 5 2` or `Goblins rerolls, roll` (R8)."""
+
+    party: Name
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Helper:
+    """`helped by Bren with Healing`: a helper's bonus to a recovery (R14)."""
+
+    party: Name
+    uses: Uses
+
+
+@dataclass(frozen=True)
+class Recover(Statement):
+    """`Bren recovers, rolled 6 4 2, then 5 3` (R14, R15).
+
+    `first` is the recovery check; `second` is the second check of a rushed
+    recovery (`then ...`), or NO_DICE when not written.
+    """
+
+    party: Name
+    uses: Uses
+    helpers: tuple[Helper, ...]
+    first: Dice
+    second: Dice = NO_DICE
+
+
+@dataclass(frozen=True)
+class EndDrama(Statement):
+    """`end drama "The Overlord falls."`: the dramatic situation ends."""
+
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Calm(Statement):
+    """`calm 1 hour`: in-world time passes."""
+
+    duration: Duration
+
+
+@dataclass(frozen=True)
+class Rest(Statement):
+    """`rest 2 days`: every party rests (R16)."""
+
+    duration: Duration
+
+
+@dataclass(frozen=True)
+class Script:
+    """A parsed script: its statements in order, and the file they came from."""
+
+    file: str
+    statements: tuple[Statement, ...] = field(default_factory=tuple)
