@@ -1,10 +1,14 @@
 """Benchmark: parse and run generated play logs of 1,000, 10,000 and 100,000 actions.
 
-    python benchmarks/playlog.py [SIZES ...]
+    python benchmarks/playlog.py [--distinct] [SIZES ...]
 
-Each size runs in a fresh process, so that its peak memory is its own. It prints
-the parse time, the run time (interpreter + engine), the time to write the event
-log as JSON Lines, and the peak memory (max RSS) of that process.
+An action is an aggressive action or a defence, as in the ruleset. Each size runs
+in a fresh process, so that its peak memory is its own. It prints the parse time,
+the run time (interpreter + engine), the time to write the event log as JSON
+Lines, and the peak memory (max RSS) of that process.
+
+With --distinct every action line is different (its intent carries a serial
+number), so the parser cannot reuse a line it has already read: the worst case.
 """
 
 from __future__ import annotations
@@ -46,35 +50,39 @@ ATTACKS = [
 ]
 
 
-def play_log(actions: int, seed: int = 1) -> str:
-    """A legal play log: dramatic situations of one round, every die given, each
-    party acting once and defending once, then two days of rest."""
+def play_log(actions: int, seed: int = 1, distinct: bool = False) -> str:
+    """A legal play log of `actions` actions (aggressive actions and defences):
+    dramatic situations of one round, every die given, each party acting once
+    and defending once, then two days of rest."""
     rng = random.Random(seed)
     lines = ['scene "The Endless War"']
     fight = 0
+    serial = 0
     while actions > 0:
         fight += 1
         lines.append(f'drama "Battle {fight}" with Kara, Bren, Overlord, Goblins')
         lines.append("initiative Kara 5, Bren 2, Overlord 6, Goblins 3")
-        for actor, intent, target, uses, defender, guard in ATTACKS[:actions]:
+        for actor, intent, target, uses, defender, guard in ATTACKS[:(actions + 1) // 2]:
+            serial += 1
             attack = " ".join(str(rng.randint(2, 5)) for _ in range(rng.randint(0, 2)))
             defence = " ".join(str(rng.randint(2, 5)) for _ in range(rng.randint(0, 1)))
-            lines.append(f"{actor} {intent} -> {target} with {uses}" + (f", rolled {attack}" if attack else ""))
+            named = f"{intent} {serial}" if distinct else intent
+            lines.append(f"{actor} {named} -> {target} with {uses}" + (f", rolled {attack}" if attack else ""))
             lines.append(f"{defender} defends with {guard}" + (f", rolled {defence}" if defence else ""))
-        actions -= len(ATTACKS)
+            actions -= 2
         lines.append("end drama")
         lines.append("rest 2 days")
     return "\n".join(lines) + "\n"
 
 
-def measure(actions: int, folder: Path) -> dict:
+def measure(actions: int, folder: Path, distinct: bool) -> dict:
     from dsl.engine import Settings
     from dsl.events import to_json_lines
     from dsl.interpreter import Interpreter
     from dsl.loader import loads_cast
     from dsl.parser import parse
 
-    text = play_log(actions)
+    text = play_log(actions, distinct=distinct)
     (folder / f"log-{actions}.drama").write_text(text)
     sheets = loads_cast(CAST, file="cast.yaml")
     started = time.perf_counter()
@@ -92,17 +100,21 @@ def measure(actions: int, folder: Path) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--one":
+    args = sys.argv[1:]
+    distinct = "--distinct" in args
+    args = [a for a in args if a != "--distinct"]
+    if args and args[0] == "--one":
         import tempfile
         with tempfile.TemporaryDirectory() as folder:
-            print(json.dumps(measure(int(sys.argv[2]), Path(folder))))
+            print(json.dumps(measure(int(args[1]), Path(folder), distinct)))
         return
-    sizes = [int(a) for a in sys.argv[1:]] or [1_000, 10_000, 100_000]
+    sizes = [int(a) for a in args] or [1_000, 10_000, 100_000]
+    print("every line distinct" if distinct else "lines as a play log repeats them")
     print(f"{'actions':>8} {'lines':>8} {'events':>8} {'parse s':>8} {'run s':>8} {'json s':>8} "
           f"{'total s':>8} {'peak MiB':>9}")
     for size in sizes:
-        out = subprocess.run([sys.executable, __file__, "--one", str(size)], capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run([sys.executable, __file__, "--one", str(size)] + (["--distinct"] if distinct else []),
+                             capture_output=True, text=True, check=True)
         m = json.loads(out.stdout)
         total = m["parse_s"] + m["run_s"] + m["json_s"]
         print(f"{m['actions']:>8} {m['lines']:>8} {m['events']:>8} {m['parse_s']:>8.2f} {m['run_s']:>8.2f} "

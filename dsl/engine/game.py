@@ -291,14 +291,79 @@ class Game:
         """Resolve one aggressive action with its defences, ties and split (R2-R10).
 
         `ties` names the winner of each vote, in order (`GM` for the GM); `split`
-        says how the winner spreads a losing side's loss.
+        says how the winner spreads a losing side's loss. The steps follow
+        RULES.md's order of play: spend, roll, compare, ones, losses, defeats,
+        double wins. Every check comes before the first change.
         """
-        settings = self.settings
+        drama = self.drama
+        attackers, targets, defence_of = self._check_exchange(action, defences)
+        spending = self._plan_spending(action, attackers)                         # R4
+        attack_plans = [self._plan_effort(part, i == 0, spending.get(part.party, 0))  # R3
+                        for i, part in enumerate(action.parts)]
+        defence_plans = {pid: [self._plan_effort(part, i == 0, 0) for i, part in enumerate(d.parts)]
+                         for pid, d in defence_of.items()}
+        attacker = _side([self._throw(plan) for plan in attack_plans])            # R2
+        sides: list[r.Side] = []
+        if action.gm_target is not None:
+            sides.append(r.Side(GM, (), (), action.gm_target))
+        for pid in targets:
+            plans = defence_plans.get(pid)
+            if plans is not None:
+                sides.append(_side([self._throw(plan) for plan in plans]))
+            else:
+                sides.append(r.Side(pid, (pid,), (), 0, stated=False))   # R5: undefended
+        winners, settled_by, tie_dice = self._compare(attacker, sides, ties)      # R5, R11
+        owed, lost_by_side = self._losses_owed(attacker, sides, winners)          # R6
+        shares = self._plan_split(split, lost_by_side, [attacker, *sides]) if split else {}
+
+        # ---------------------------------------------------------- nothing refuses below
+        turn = self._take_turn(attackers, commit=True)
+        parties = self._parties
+        if drama is not None:
+            drama.acted_any = True
+        else:                       # outside drama every exchange is a round of its own (R8)
+            for side in sides:
+                for pid in side.parties:
+                    parties[pid].lost_this_round = 0
+            for pid in attackers:
+                parties[pid].lost_this_round = 0
+        losses: list[r.Loss] = []
+        for pid, amount in spending.items():                                       # R4
+            party = parties[pid]
+            losses.append(r.Loss(pid, party.lose(amount), amount, "spend", None, party.state()))
+        before = {pid: parties[pid].available for side in (attacker, *sides) for pid in side.parties}
+        for side in (attacker, *sides):                                             # R6: ones
+            for effort in side.efforts:
+                ones = effort.dice.count(1)
+                if ones:
+                    losses.append(self._lose(effort.party, ones, "ones", None))
+        paid: dict[str, int] = {}
+        for index, side in enumerate(sides):                                        # R6, R10
+            if owed[index]:
+                loser = side if winners[index] == attacker.name else attacker
+                for pid, share in self._spread(loser, owed[index], shares.get(loser.name), paid):
+                    losses.append(self._lose(pid, share, "loss", index))
+        defeats = self._defeats(attacker, sides, winners, before) if drama is not None else ()   # R7
+        comparisons, options = self._double_wins(action, attacker, sides, winners, settled_by,  # R8
+                                                 tie_dice, owed)
+        self._options = options
+        involved = dict.fromkeys(attackers)
+        for side in sides:
+            involved.update(dict.fromkeys(side.parties))
+        return r.Exchange(
+            drama.name if drama else None, drama.round if drama else None, action.intent,
+            attacker, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
+            tuple(sides), comparisons, tuple(losses), defeats, tuple(options), turn,
+            self.states(involved))
+
+    def _check_exchange(self, action: Action, defences: Sequence[Defence]
+                        ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, Defence]]:
+        """Who is who in an exchange: the attackers, the targets, and the defence
+        stated for each target; refuses what the rules do not allow."""
         drama = self.drama
         attackers = tuple(part.party for part in action.parts)
         if not attackers:
             raise DramaError("E305", "an action needs at least one acting party")
-        # -- who is who
         for pid in attackers:
             self._can_act(pid, "act")
         if len(set(attackers)) != len(attackers):
@@ -324,7 +389,8 @@ class Game:
             if not aimed:
                 raise DramaError("E305", f"{one_of(pids)} {'is' if len(pids) == 1 else 'are'} not a target of "
                                  f"{' & '.join(attackers)}'s action",
-                                 expected=f"a defence by {one_of(targets) if targets else 'nobody: the action is against a GM target'}")
+                                 expected=f"a defence by {one_of(targets)}" if targets
+                                 else "no defence: the action is against a GM target")
             if len(aimed) > 1:
                 raise DramaError("E305", f"{one_of(aimed)} are separate targets and defend separately")
             for pid in pids:
@@ -334,7 +400,7 @@ class Game:
                     raise DramaError("E305", f"{pid} already defends in this exchange")
                 defenders_seen.add(pid)
                 self._member(pid)
-                if self._parties[pid].defeated and drama is not None:
+                if drama is not None and self._parties[pid].defeated:
                     raise RuleError("R7", "E307", f"{pid} is defeated in {drama.name} and cannot defend",
                                     party=pid)
             defence_of[aimed[0]] = defence
@@ -343,9 +409,14 @@ class Game:
         for defence in defences:
             for part in defence.parts:
                 self._check_uses(part.party, part.trait, part.treasure)
+        return attackers, targets, defence_of
 
-        # -- R4: spending, checked before anything changes
+    def _plan_spending(self, action: Action, attackers: tuple[str, ...]) -> dict[str, int]:
+        """R4 and RULES.md point 9: what each attacker pays for qualifiers and extra
+        targets, the lead first; refused when the side cannot pay."""
         cost = len(action.qualifiers) + len(action.extra_targets)
+        if not cost:
+            return {}
         have = sum(self._parties[pid].available for pid in attackers)
         if cost > have:
             what = []
@@ -353,144 +424,107 @@ class Game:
                 what.append(_count(len(action.qualifiers), "qualifier"))
             if action.extra_targets:
                 what.append(_count(len(action.extra_targets), "extra target"))
-            raise RuleError("R4", "E304", f"{' & '.join(attackers)} {'needs' if len(attackers) == 1 else 'need'} "
-                            f"{cost} quintessence for {' and '.join(what)} but {'has' if len(attackers) == 1 else 'have'} {have}")
-        # -- R3: the dice caps, after spending; computed on a copy so a refusal changes nothing
-        spend_plan: list[tuple[str, int]] = []
-        left = cost
+            one = len(attackers) == 1
+            raise RuleError("R4", "E304", f"{' & '.join(attackers)} {'needs' if one else 'need'} "
+                            f"{cost} quintessence for {' and '.join(what)} but {'has' if one else 'have'} {have}")
+        spending: dict[str, int] = {}
         for pid in attackers:
-            take = min(left, self._parties[pid].available)
+            take = min(cost, self._parties[pid].available)
             if take:
-                spend_plan.append((pid, take))
-            left -= take
-        spent = dict(spend_plan)
-        attack_efforts = [self._plan_effort(part, i == 0, spent.get(part.party, 0))
-                          for i, part in enumerate(action.parts)]
-        defence_efforts = {pid: [self._plan_effort(part, i == 0, 0) for i, part in enumerate(d.parts)]
-                           for pid, d in defence_of.items()}
+                spending[pid] = take
+            cost -= take
+        return spending
 
-        # -- nothing can fail below this line but ties and splits, which are checked
-        #    before any state changes
-        turn = self._take_turn(attackers, commit=False)
-
-        attack_efforts = [self._throw(plan) for plan in attack_efforts]
-        defence_efforts = {pid: [self._throw(plan) for plan in plans] for pid, plans in defence_efforts.items()}
-        attacker_side = _side(attack_efforts)
-        sides: list[r.Side] = []
-        if action.gm_target is not None:
-            sides.append(r.Side(GM, (), (), action.gm_target))
-        for pid in targets:
-            if pid in defence_efforts:
-                sides.append(_side(defence_efforts[pid]))
-            else:
-                sides.append(r.Side(pid, (pid,), (), 0, stated=False))   # R5: undefended
-
-        # -- R5, R11: compare and settle ties
+    def _compare(self, attacker: r.Side, sides: list[r.Side], ties: Sequence[str]) -> tuple[list, list, list]:
+        """R5 and R11: the winner of each comparison, and how each tie was settled."""
         winners: list[str | None] = []
         for side in sides:
-            if attacker_side.value > side.value:
-                winners.append(attacker_side.name)
-            elif attacker_side.value < side.value:
+            if attacker.value > side.value:
+                winners.append(attacker.name)
+            elif attacker.value < side.value:
                 winners.append(side.name)
             else:
                 winners.append(None)
         settled_by: list[str | None] = [None] * len(sides)
         tie_dice: list[tuple] = [()] * len(sides)
         for named in ties:
-            self._settle_named_tie(named, attacker_side, sides, winners, settled_by)
+            self._settle_named_tie(named, attacker, sides, winners, settled_by)
         for index, side in enumerate(sides):
             if winners[index] is None:
-                winners[index], settled_by[index], tie_dice[index] = self._settle_tie(attacker_side, side)
+                winners[index], settled_by[index], tie_dice[index] = self._settle_tie(attacker, side)
+        return winners, settled_by, tie_dice
 
-        # -- R6: losses owed
-        high = settings.high
-        highs = {side.name: sum(1 for e in side.efforts for d in e.dice if d >= high)
-                 for side in [attacker_side, *sides]}
+    def _losses_owed(self, attacker: r.Side, sides: list[r.Side], winners: list[str]
+                     ) -> tuple[list[int], dict[str, int]]:
+        """R6: each comparison's loss beyond the ones (1 + the winner's high dice;
+        nothing for a GM target), and the total each losing side owes."""
+        high = self.settings.high
+
+        def highs(side: r.Side) -> int:
+            return sum(1 for effort in side.efforts for die in effort.dice if die >= high)
+
+        owed: list[int] = []
         lost_by_side: dict[str, int] = {}
-        comparison_loss: list[int] = []
+        for index, side in enumerate(sides):
+            if side.name == GM:
+                owed.append(0)              # failing a GM target costs only the ones
+                continue
+            won = winners[index] == attacker.name
+            amount = 1 + highs(attacker if won else side)
+            loser = side if won else attacker
+            owed.append(amount)
+            lost_by_side[loser.name] = lost_by_side.get(loser.name, 0) + amount
+        return owed, lost_by_side
+
+    def _lose(self, pid: str, amount: int, kind: str, comparison: int | None) -> r.Loss:
+        party = self._parties[pid]
+        taken = party.lose(amount)
+        party.lost_this_round += taken
+        return r.Loss(pid, taken, amount, kind, comparison, party.state())
+
+    def _defeats(self, attacker: r.Side, sides: list[r.Side], winners: list[str],
+                 before: dict[str, int]) -> tuple[str, ...]:
+        """R7 and RULES.md points 5 and 6: every party of a side that failed while it
+        had 0 available before the exchange's losses is defeated."""
+        defeats: list[str] = []
         for index, side in enumerate(sides):
             winner = winners[index]
             if side.name == GM:
-                comparison_loss.append(0)       # failing a GM target costs only the ones
-                continue
-            loser = side if winner == attacker_side.name else attacker_side
-            amount = 1 + highs[winner]
-            comparison_loss.append(amount)
-            lost_by_side[loser.name] = lost_by_side.get(loser.name, 0) + amount
-        side_by_name = {s.name: s for s in [attacker_side, *sides]}
-        shares = self._plan_split(split or {}, lost_by_side, side_by_name)
+                losers = attacker.parties if winner == GM else ()
+            else:
+                losers = side.parties if winner == attacker.name else attacker.parties
+            for pid in losers:
+                if before[pid] == 0 and pid not in defeats and not self._parties[pid].defeated:
+                    defeats.append(pid)
+        for pid in defeats:
+            self._parties[pid].defeated = True
+        return tuple(defeats)
 
-        # ---------------------------------------------------------- commit
-        self._take_turn(attackers, commit=True)
-        if drama is not None:
-            drama.acted_any = True
-        else:                       # outside drama every exchange is a round of its own (R8)
-            for side in [attacker_side, *sides]:
-                for pid in side.parties:
-                    self._parties[pid].lost_this_round = 0
-        losses: list[r.Loss] = []
-        for pid, amount in spend_plan:                      # R4
-            party = self._parties[pid]
-            taken = party.lose(amount)
-            losses.append(r.Loss(pid, taken, amount, "spend", None, party.state()))
-        before = {pid: self._parties[pid].available for side in [attacker_side, *sides] for pid in side.parties}
-        all_efforts = [*attacker_side.efforts, *(e for s in sides for e in s.efforts)]
-        for effort in all_efforts:                          # R6: ones, once per exchange
-            ones = effort.dice.count(1)
-            if ones:
-                party = self._parties[effort.party]
-                taken = party.lose(ones)
-                party.lost_this_round += taken
-                losses.append(r.Loss(effort.party, taken, ones, "ones", None, party.state()))
-        paid: dict[str, int] = {}
-        for index, side in enumerate(sides):                # R6, R10: each comparison's loss
-            amount = comparison_loss[index]
-            if not amount:
-                continue
-            loser = side if winners[index] == attacker_side.name else attacker_side
-            for pid, share in self._spread(loser, amount, shares.get(loser.name), paid):
-                party = self._parties[pid]
-                taken = party.lose(share)
-                party.lost_this_round += taken
-                losses.append(r.Loss(pid, taken, share, "loss", index, party.state()))
-        defeats: list[str] = []
-        if drama is not None:                               # R7
-            for index, side in enumerate(sides):
-                winner = winners[index]
-                if side.name == GM:
-                    losers = attacker_side.parties if winner == GM else ()
-                else:
-                    losers = side.parties if winner == attacker_side.name else attacker_side.parties
-                for pid in losers:
-                    if before[pid] == 0 and pid not in defeats and not self._parties[pid].defeated:
-                        defeats.append(pid)
-            for pid in defeats:
-                self._parties[pid].defeated = True
+    @staticmethod
+    def _double_wins(action: Action, attacker: r.Side, sides: list[r.Side], winners: list[str],
+                     settled_by: list, tie_dice: list, owed: list[int]
+                     ) -> tuple[tuple[r.Comparison, ...], list[r.Option]]:
+        """R8 and RULES.md point 7: the comparisons, and an option for each double
+        win (value > needed and value >= 2 x needed; never on a tie)."""
         comparisons: list[r.Comparison] = []
         options: list[r.Option] = []
-        for index, side in enumerate(sides):                # R8
+        for index, side in enumerate(sides):
             winner = winners[index]
             tie = settled_by[index] is not None
-            if winner == attacker_side.name:
-                value, needed, winning = attacker_side.value, side.value, attacker_side
+            if winner == attacker.name:
+                value, needed, winning = attacker.value, side.value, attacker
             else:
-                value, needed, winning = side.value, attacker_side.value, side
+                value, needed, winning = side.value, attacker.value, side
             double = (not tie) and value > needed and value >= 2 * needed
             if double and winning.parties:
                 options.append(r.Option(index, winning.parties))
-            values = {attacker_side.name: attacker_side.value}
+            values = {attacker.name: attacker.value}
             if side.name != GM:
                 values[side.name] = side.value
             comparisons.append(r.Comparison(
-                attacker_side.name, side.name, values, action.gm_target, winner, tie,
-                settled_by[index], tie_dice[index], double, comparison_loss[index]))
-        self._options = options
-        involved = list(dict.fromkeys([*attackers, *targets, *(p for s in sides for p in s.parties)]))
-        return r.Exchange(
-            drama.name if drama else None, drama.round if drama else None, action.intent,
-            attacker_side, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
-            tuple(sides), tuple(comparisons), tuple(losses), tuple(defeats), tuple(options), turn,
-            self.states(involved))
+                attacker.name, side.name, values, action.gm_target, winner, tie,
+                settled_by[index], tie_dice[index], double, owed[index]))
+        return tuple(comparisons), options
 
     def take_option(self, party: str, kind: str, throw: Throw = NO_THROW, text: str | None = None) -> r.OptionTaken:
         """R8: the winner of a double win rerolls this round's losses, or dictates."""
@@ -840,15 +874,16 @@ class Game:
                 return (attacker.name if a > b else side.name), "random", tuple(rolls)
 
     def _plan_split(self, split: dict[str, int], lost_by_side: dict[str, int],
-                    sides: dict[str, r.Side]) -> dict[str, dict[str, int]]:
+                    sides: list[r.Side]) -> dict[str, dict[str, int]]:
         """R10: check a `split` against the losses of the losing sides."""
         shares: dict[str, dict[str, int]] = {}
         for pid, amount in split.items():
             self._party(pid)
-            side = next((s for s in sides.values() if pid in s.parties and s.name in lost_by_side), None)
+            side = next((s for s in sides if pid in s.parties and s.name in lost_by_side), None)
             if side is None:
                 raise RuleError("R10", "E310", f"the split names {pid}, which is not on a losing side",
-                                expected=f"parties of {one_of(lost_by_side)}" if lost_by_side else "no split: nobody lost")
+                                expected=f"parties of {one_of(lost_by_side)}" if lost_by_side
+                                else "no split: nobody lost")
             if amount < 0:
                 raise RuleError("R10", "E310", f"the split gives {pid} a negative share")
             shares.setdefault(side.name, {})[pid] = amount
