@@ -59,31 +59,41 @@ def _in_file(error: DramaError, source) -> DramaError:
 
 
 def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
-    """Every error found in one pass over a scenario: YAML, syntax, names and rules."""
+    """Every error found in one pass over a scenario: YAML, syntax, names and rules.
+
+    The script is dry-run only when the cast loaded cleanly: with a broken cast
+    every name would look unknown, and those errors would be false ones.
+    """
     from .interpreter import Interpreter
     errors: list[DramaError] = []
+
+    def add(error: DramaError) -> None:
+        for one in getattr(error, "errors", [error]):
+            if one not in errors:
+                errors.append(one)
+
     try:
         scenario = load(path, errors=errors)
     except DramaError as error:
-        if error not in errors:
-            errors.append(error)
+        add(error)
         return errors
     if scenario is None:
         return errors
+    cast_files = {scenario.path, *scenario.cast_files}
+    cast_ok = not any(e.position is None or e.position.file in cast_files and e.code != "E103"
+                      for e in errors)
     try:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset, errors=errors)
     except DramaError as error:
-        if error not in errors:
-            errors.append(error)
+        add(error)
         return [_in_file(error, scenario.script) for error in errors]
-    if script is None:
-        return errors
-    interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                              lenient=lenient, errors=errors)
-    try:
-        interpreter.run(script)
-    except DramaError as error:        # not expected with `errors`, but never lose one
-        errors.append(error)
+    if script is not None and cast_ok:
+        interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
+                                  lenient=lenient, errors=errors)
+        try:
+            interpreter.run(script)
+        except DramaError as error:        # not expected with `errors`, but never lose one
+            add(error)
     return [_in_file(error, scenario.script) for error in errors]
 
 

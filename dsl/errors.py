@@ -59,6 +59,9 @@ CODES: dict[str, str] = {
     "E402": "a face that is not on the die",
     # the command line
     "E501": "an output file that cannot be written",
+    # templates and saved event logs
+    "E601": "an error in a template",
+    "E602": "a saved event log that cannot be read",
 }
 
 
@@ -97,7 +100,8 @@ class DramaError(Exception):
         `source` is the text of the file the position points into; without it the
         file is read from disk when it exists.
         """
-        head = f"error[{self.code}]: {self.message}"
+        message = self.message.replace("\r", "\\r").replace("\n", "\\n")   # one line, always
+        head = f"error[{self.code}]: {message}"
         lines = [f"{self.position}: {head}" if self.position else head]
         text_line = _source_line(self.position, source)
         if text_line is not None:
@@ -165,7 +169,10 @@ def _source_line(position: Position | None, source: str | None) -> str | None:
             source = Path(position.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError, ValueError):
             return None
-    lines = source.splitlines()
+    # lines end at \n only, as the parser and the YAML reader count them
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if position.line == len(lines) + 1:
+        return ""                       # just past the end of the file
     if position.line > len(lines):
         return None
     return lines[position.line - 1]

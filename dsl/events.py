@@ -60,17 +60,20 @@ def _loss(loss: r.Loss) -> dict:
     return {"party": loss.party, "amount": loss.amount, "owed": loss.owed, "kind": loss.kind}
 
 
-def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict]) -> list[dict]:
+def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
+             split: dict[str, int] | None = None) -> list[dict]:
     """One `action` event (declaration and spending), one `exchange` event per
     comparison, then a `defeat` event per defeated party."""
     base = {"line": line, "drama": result.drama, "round": result.round}
     spends = [l for l in result.losses if l.kind == "spend"]
     action = {"type": "action", **base, "intent": result.intent, "attacker": result.attacker.name,
               "actors": list(result.attacker.parties),
-              "targets": [s.name for s in result.defences],
+              "target": result.target, "targets": [s.name for s in result.defences],
               "gm_target": result.gm_target, "qualifiers": qualifiers,
               "extra_targets": list(result.extra_targets),
               "spent": {l.party: l.amount for l in spends}, "turn": _turn(result.turn)}
+    if split:
+        action["split"] = dict(split)
     if spends:
         action["parties"] = states({l.party: l.after for l in spends})
     events = [action]
@@ -150,12 +153,12 @@ def held(result: r.Held, line: int | None) -> dict:
 
 def drama_ended(result: r.DramaEnded, line: int | None) -> dict:
     return {"type": "drama_end", "line": line, "drama": result.drama, "rounds": result.rounds,
-            "time": result.time, "text": result.text}
+            "time": result.time, "text": result.text, "parties": states(result.parties)}
 
 
-def time_passed(result: r.TimePassed, line: int | None) -> dict:
-    event = {"type": result.kind, "line": line, "seconds": result.seconds, "time": result.time,
-             "restored": list(result.restored)}
+def time_passed(result: r.TimePassed, line: int | None, duration: str) -> dict:
+    event = {"type": result.kind, "line": line, "duration": duration, "seconds": result.seconds,
+             "time": result.time, "restored": list(result.restored)}
     if result.parties:
         event["parties"] = states(result.parties)
     return event

@@ -268,18 +268,20 @@ class Interpreter:
         except DramaError as error:
             self._pending = None
             position = s.pos
-            if error.party in where:
+            if error.code == "E311" and error.party is not None:
+                named = [t for t in pending.ties
+                         if (t.winner.text if t.winner is not None else GM) == error.party]
+                position = named[0].pos if named else s.pos
+            elif error.party in where:
                 aspect = {"E301": "dice", "E402": "dice", "E202": "uses"}.get(error.code, "party")
                 position = where[error.party][aspect]
             elif error.code == "E310" and pending.split is not None:
                 position = pending.split.pos
-            elif error.code == "E311" and pending.ties:
-                position = pending.ties[-1].pos
             self._fail(error, position)
             return
         pending.resolved = True
         qualifiers = [{"kind": q.kind, "text": q.text} for q in s.qualifiers]
-        self.events.extend(ev.exchange(result, s.pos.line, qualifiers))
+        self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
 
     def _recover(self, s: n.Recover) -> None:
         pid = self._party(s.party)
@@ -301,7 +303,7 @@ class Interpreter:
     def _time(self, s: n.Calm | n.Rest) -> None:
         kind = "rest" if isinstance(s, n.Rest) else "calm"
         result = self.game.pass_time(kind, self.settings.seconds(s.duration))
-        self.events.append(ev.time_passed(result, s.pos.line))
+        self.events.append(ev.time_passed(result, s.pos.line, str(s.duration)))
 
 
 @contextmanager

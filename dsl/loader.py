@@ -112,6 +112,8 @@ class Scenario:
     setting: Settings
     cast: tuple[PartySheet, ...]
     script: ScriptSource
+    files: tuple[str, ...] = ()     # every file it was read from: scenario, setting, casts, script
+    cast_files: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -1004,8 +1006,10 @@ def _scenario(f: _File, ctx: _Ctx) -> Scenario:
         missing("script", "script: a .drama file, or an inline block `script: |`")
 
     setting = Settings()
+    read = [f.path]
     if setting_node is not None:
         value, (key_node, node) = setting_node
+        read.append(os.path.join(folder, value))
         try:
             sf = _File.read(os.path.join(folder, value), ctx, what="setting file",
                             named_at=f.value_pos(key_node, node), hint=hint)
@@ -1015,6 +1019,7 @@ def _scenario(f: _File, ctx: _Ctx) -> Scenario:
 
     files = []
     for path, named_at in cast_paths:
+        read.append(path)
         try:
             files.append(_File.read(path, ctx, what="cast file", named_at=named_at, hint=hint))
         except _Skip:
@@ -1025,8 +1030,11 @@ def _scenario(f: _File, ctx: _Ctx) -> Scenario:
     if script_spec is not None:
         script = _script(f, script_spec, folder, ctx, hint)
 
+    if script.file not in read:
+        read.append(script.file)
     return Scenario(title=title if isinstance(title, str) else "", path=f.path, setting=setting,
-                    cast=cast, script=script)
+                    cast=cast, script=script, files=tuple(read),
+                    cast_files=tuple(path for path, _ in cast_paths))
 
 
 def _path_value(f: _File, key: Node, node: Node, ctx: _Ctx, what: str, expected: str) -> str | _Bad:

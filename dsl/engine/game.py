@@ -354,7 +354,7 @@ class Game:
             drama.name if drama else None, drama.round if drama else None, action.intent,
             attacker, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
             tuple(sides), comparisons, tuple(losses), defeats, tuple(options), turn,
-            self.states(involved))
+            self.states(involved), action.target)
 
     def _check_exchange(self, action: Action, defences: Sequence[Defence]
                         ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, Defence]]:
@@ -388,16 +388,17 @@ class Game:
             aimed = [pid for pid in pids if pid in targets]
             if not aimed:
                 raise DramaError("E305", f"{one_of(pids)} {'is' if len(pids) == 1 else 'are'} not a target of "
-                                 f"{' & '.join(attackers)}'s action",
+                                 f"{' & '.join(attackers)}'s action", party=pids[0],
                                  expected=f"a defence by {one_of(targets)}" if targets
                                  else "no defence: the action is against a GM target")
             if len(aimed) > 1:
-                raise DramaError("E305", f"{one_of(aimed)} are separate targets and defend separately")
+                raise DramaError("E305", f"{one_of(aimed)} are separate targets and defend separately",
+                                 party=pids[0])
             for pid in pids:
                 if pid in attackers:
-                    raise DramaError("E305", f"{pid} cannot defend against its own action")
+                    raise DramaError("E305", f"{pid} cannot defend against its own action", party=pid)
                 if pid in defenders_seen:
-                    raise DramaError("E305", f"{pid} already defends in this exchange")
+                    raise DramaError("E305", f"{pid} already defends in this exchange", party=pid)
                 defenders_seen.add(pid)
                 self._member(pid)
                 if drama is not None and self._parties[pid].defeated:
@@ -515,8 +516,9 @@ class Game:
                 value, needed, winning = attacker.value, side.value, attacker
             else:
                 value, needed, winning = side.value, attacker.value, side
-            double = (not tie) and value > needed and value >= 2 * needed
-            if double and winning.parties:
+            # only a party wins double: the GM beating a party is an ordinary failure
+            double = bool(winning.parties) and not tie and value > needed and value >= 2 * needed
+            if double:
                 options.append(r.Option(index, winning.parties))
             values = {attacker.name: attacker.value}
             if side.name != GM:
@@ -826,7 +828,7 @@ class Game:
             hits = [i for i in tied if sides[i].name == GM]
             if not hits:
                 raise RuleError("R11", "E311", "there is no tie against a GM target to settle here",
-                                expected=self._tie_names(attacker, sides, tied))
+                                expected=self._tie_names(attacker, sides, tied), party=GM)
             for i in hits:
                 winners[i], settled_by[i] = GM, "vote"
             return
@@ -834,14 +836,14 @@ class Game:
         if named in attacker.parties:
             if not tied:
                 raise RuleError("R11", "E311", f"there is no tie for {named} to win here",
-                                expected=self._tie_names(attacker, sides, tied))
+                                expected=self._tie_names(attacker, sides, tied), party=named)
             for i in tied:
                 winners[i], settled_by[i] = attacker.name, "vote"
             return
         hits = [i for i in tied if named in sides[i].parties]
         if not hits:
             raise RuleError("R11", "E311", f"there is no tie for {named} to win here",
-                            expected=self._tie_names(attacker, sides, tied))
+                            expected=self._tie_names(attacker, sides, tied), party=named)
         for i in hits:
             winners[i], settled_by[i] = sides[i].name, "vote"
 

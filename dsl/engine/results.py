@@ -105,6 +105,7 @@ class Exchange:
     options: tuple[Option, ...]
     turn: Turn | None
     parties: States                   # every party involved, after the exchange
+    target: str | None = None         # the party the action was aimed at (None for a GM target)
 
 
 @dataclass(frozen=True)
