@@ -51,7 +51,7 @@ def parse_duration(text: str) -> Duration | None:
 
 
 def format_seconds(total: int) -> str:
-    """A short human form of a number of seconds: `1 h 6 s`, `2 days`."""
+    """A short human form of a number of seconds: `1 h 6 s`, `2 d`."""
     if total == 0:
         return "0 s"
     parts = []

@@ -148,7 +148,8 @@ def round_begun(result: r.RoundBegun, line: int | None) -> dict:
 
 
 def held(result: r.Held, line: int | None) -> dict:
-    return {"type": "hold", "line": line, "drama": result.drama, "round": result.round, "party": result.party}
+    return {"type": "hold", "line": line, "drama": result.drama, "round": result.round, "party": result.party,
+            "passed": list(result.passed)}
 
 
 def drama_ended(result: r.DramaEnded, line: int | None) -> dict:

@@ -47,6 +47,7 @@ has grown, the returned object is only good for checking, not for running.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -73,13 +74,14 @@ PARTY_KEYS = ("name", "quintessence", "traits", "treasures", "members", "moves")
 SCENARIO_KEYS = ("title", "setting", "cast", "script")
 
 # characters a party id may not contain: they separate names in a script
-PARTY_ID_FORBIDDEN = "&,#\"'\n\r"
+PARTY_ID_FORBIDDEN = "&,#\"\n\r"
 # characters a trait or treasure name may not contain: `with A + B`, `, roll`, comments
-SHEET_NAME_FORBIDDEN = "+,#\"'\n\r"
+SHEET_NAME_FORBIDDEN = "+,#\"\n\r"
 RESERVED_IDS = ("GM",)
 
 DURATION_FORM = ("a whole number and a unit: seconds, minutes, hours, days, weeks "
                  "or rounds (e.g. '6 seconds', '10 rounds')")
+ROUND_FORM = "a whole number and a unit: seconds, minutes, hours, days or weeks (e.g. '6 seconds')"
 
 
 @dataclass(frozen=True)
@@ -680,13 +682,14 @@ def _duration(f: _File, key: Node, node: Node, ctx: _Ctx, what: str) -> Duration
         ctx.report("E104", f"'{what}' must be a duration, not {_describe(f, node)}", position,
                    expected=DURATION_FORM)
         return BAD
+    form = ROUND_FORM if what == "round" else DURATION_FORM
     if not isinstance(value, str):
-        ctx.report("E107", f"'{what}' needs a unit: {node.value} what?", position, expected=DURATION_FORM,
+        ctx.report("E107", f"'{what}' needs a unit: {node.value} what?", position, expected=form,
                    hint=f"write e.g. '{node.value} seconds'" if isinstance(value, int) else None)
         return BAD
     duration = parse_duration(value)
     if duration is None:
-        ctx.report("E107", f"'{value}' is not a duration", position, expected=DURATION_FORM)
+        ctx.report("E107", f"'{value}' is not a duration", position, expected=form)
         return BAD
     if what == "round":
         if duration.unit == "round":
@@ -1094,6 +1097,11 @@ def _script_spec(f: _File, key: Node, node: Node, ctx: _Ctx):
                    f.pos(node), expected=form, hint="a folded block joins the script's lines; write `script: |`")
         return None
     inline = style == "|" or "\n" in value or not value.strip().endswith(".drama")
+    if inline and style != "|" and re.fullmatch(r"[\w./\\-]+\.\w+", value.strip()):
+        ctx.report("E104", f"'script' names the file '{value.strip()}', but a script file must end in .drama",
+                   f.value_pos(key, node), expected=form,
+                   hint="rename the file to end in .drama, or write the script inline with `script: |`")
+        return None
     return (inline, value, key, node)
 
 

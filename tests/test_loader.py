@@ -240,7 +240,10 @@ def test_bad_duration_is_e107(text, col):
     err = setting_error(f"name: x\nround: {text}\n")
     assert err.code == "E107"
     assert where(err) == (2, col)
-    assert "seconds" in err.expected and "rounds" in err.expected
+    # the round length itself cannot be given in rounds, so it is not offered
+    assert "seconds" in err.expected and "rounds" not in err.expected
+    err = setting_error(f"name: x\ncalm: {text}\n")
+    assert err.code == "E107" and "rounds" in err.expected
 
 
 def test_number_without_unit_suggests_one():
@@ -418,7 +421,7 @@ def test_e104_name_must_be_text():
     assert err.code == "E104" and where(err) == (1, 7)
 
 
-@pytest.mark.parametrize("party_id", ["GM", "Kara & Bren", "A,B", "'#1'", "\"Kara's\"", "\"a\\nb\"", "7", "true"])
+@pytest.mark.parametrize("party_id", ["GM", "Kara & Bren", "A,B", "'#1'", "\"a\\nb\"", "7", "true"])
 def test_e104_bad_party_ids(party_id):
     err = cast_error(f"parties:\n  {party_id}: {{quintessence: 1}}\n")
     assert err.code == "E104" and where(err) == (2, 3)

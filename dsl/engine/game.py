@@ -235,7 +235,8 @@ class Game:
                     tied = [p for p in group]
                     raise RuleError("R12", "E312",
                                     f"{' and '.join(tied)} tie at {keys[pid][-1]}: give {'their' if len(tied) > 1 else 'the'} re-rolls",
-                                    expected=f"a re-roll after the result, e.g. `initiative {tied[0]} {keys[pid][-1]} 4`")
+                                    expected="a re-roll after the results, e.g. `initiative "
+                                             f"{tied[0]} {' '.join(map(str, keys[tied[0]]))} 4`")
                 keys[pid].append(value)
                 results[pid].append(value)
             buckets: dict[int, list[str]] = {}
@@ -278,7 +279,7 @@ class Game:
 
     def hold(self, party: str) -> r.Held:
         """R9: the party lets its turn pass, keeping its action for later this round."""
-        drama = self._in_drama("hold")
+        drama = self._in_drama("holds")
         self._can_act(party, "hold its action")
         turn = self._take_turn((party,), commit=True, acting=False)
         drama.held.add(party)
@@ -392,7 +393,7 @@ class Game:
                                  expected=f"a defence by {one_of(targets)}" if targets
                                  else "no defence: the action is against a GM target")
             if len(aimed) > 1:
-                raise DramaError("E305", f"{one_of(aimed)} are separate targets and defend separately",
+                raise DramaError("E305", f"{' and '.join(aimed)} are separate targets and defend separately",
                                  party=pids[0])
             for pid in pids:
                 if pid in attackers:
@@ -663,7 +664,7 @@ class Game:
         if self.drama is not None and pid not in self.drama.parties:
             raise DramaError("E203", f"{pid} is not in the dramatic situation {self.drama.name}",
                              expected=f"one of {one_of(self.drama.parties)}",
-                             hint=did_you_mean(pid, self.drama.parties))
+                             hint=did_you_mean(pid, self.drama.parties), party=pid)
         return party
 
     def _in_drama(self, what: str) -> _Drama:
