@@ -6,14 +6,9 @@ The public API: `load` a scenario, `parse` a script, `run` it into events,
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from .errors import DramaError, ErrorList, Position, RuleError
 
-try:
-    __version__ = _version("drama")
-except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-    __version__ = "0.0.0"
+__version__ = "0.1.0"       # the one place the version is written (pyproject.toml reads it)
 
 __all__ = ["DramaError", "ErrorList", "Position", "RuleError", "__version__",
            "load", "parse", "run", "check", "render_text"]

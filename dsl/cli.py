@@ -3,22 +3,48 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
 import click
 
-from . import __version__, check, render_text, run
+from . import __version__, check, run
 from .errors import DramaError
 from .events import to_json_lines
 
-EXAMPLES_RUN = """
+OUTPUTS = """
+\b
+Output:
+  --format [text|json]   a line per event, or the event log as JSON Lines
+  --format [md|html]     the session log in Markdown, or as one HTML page
+  --as transcript        the story of the session instead of the log
+                         (text, md or html; json ignores --as)
+  --template FILE_OR_DIR your own template, or a folder of templates that
+                         come before the built-in ones (docs/templates.md)
+"""
+
+EXAMPLES_RUN = OUTPUTS + """
 \b
 Examples:
   drama run scenarios/emberfall/scenario.yaml
   drama run scenarios/emberfall/scenario.yaml --format json -o events.jsonl
   drama run scenarios/ambush/scenario.yaml --seed 7
+  drama run scenarios/ambush/scenario.yaml --seed 7 --record ambush-7.drama
+  drama run scenarios/emberfall/scenario.yaml --as transcript --format md
+  drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o emberfall.html
+  drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2
+"""
+
+EXAMPLES_RENDER = OUTPUTS + """
+\b
+Examples:
+  drama run scenarios/emberfall/scenario.yaml --format json -o emberfall.jsonl
+  drama render emberfall.jsonl --as log --format md -o emberfall.md
+  drama render emberfall.jsonl --as transcript --format html -o emberfall.html
+  drama render emberfall.jsonl --as transcript --numbers
+  drama render emberfall.jsonl --format html --template my-templates/
 """
 
 EXAMPLES_CHECK = """
@@ -33,12 +59,15 @@ Examples:
 @click.version_option(__version__, "--version", "-V", prog_name="drama")
 def main() -> None:
     """Run scenarios of dramatic situations: settings and casts in YAML, scripts in
-    the drama language, events as JSON Lines or text.
+    the drama language; session logs and transcripts as text, Markdown or HTML,
+    and the event log as JSON Lines.
 
     \b
     Examples:
       drama run scenarios/emberfall/scenario.yaml
       drama run scenarios/emberfall/scenario.yaml --format json
+      drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o out.html
+      drama render events.jsonl --as log --format md
       drama check scenarios/emberfall/scenario.yaml
     """
 
@@ -53,7 +82,11 @@ def _fail(errors: list[DramaError]) -> None:
 
 def write_output(path: str, text: str, inputs: list[str]) -> None:
     """Write `text` to `path` atomically (a temporary file, then a rename), never
-    over one of the run's input files."""
+    over one of the run's input files.
+
+    A link is written through (its target is replaced, the link stays); a device
+    or a pipe (/dev/stdout) is written to as it is; a new file gets the usual
+    permissions (0666 less the umask), a replaced file keeps its own."""
     target = Path(path)
     for source in inputs:
         try:
@@ -62,15 +95,36 @@ def write_output(path: str, text: str, inputs: list[str]) -> None:
                                  expected="another output file with -o")
         except OSError:
             continue
-    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        real = target.resolve() if target.is_symlink() else target
+        mode = real.stat().st_mode if real.exists() else None
+    except OSError as error:
+        raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise DramaError("E501", f"cannot write {path}: it is a folder", expected="a file name with -o")
+        try:                                   # a device or a pipe: no rename, just write
+            with open(real, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        except OSError as error:
+            raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+        return
+    folder = real.parent if str(real.parent) else Path(".")
     if not folder.is_dir():
         raise DramaError("E501", f"cannot write {path}: the folder {folder} does not exist")
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        permissions = 0o666 & ~umask
+    else:
+        permissions = stat.S_IMODE(mode)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
                 out.write(text)
-            os.replace(temporary, target)
+            os.chmod(temporary, permissions)
+            os.replace(temporary, real)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
@@ -91,32 +145,96 @@ def _inputs(scenario: str) -> list[str]:
     return files
 
 
+def _render_options(command):
+    """The options that choose what to print, shared by `run` and `render`."""
+    for option in reversed([
+        click.option("--format", "fmt", type=click.Choice(["text", "json", "md", "html"]), default="text",
+                     show_default=True,
+                     help="text: plain text; json: the event log as JSON Lines; md: Markdown; "
+                          "html: one self-contained HTML page."),
+        click.option("--as", "as_", type=click.Choice(["log", "transcript"]), default="log", show_default=True,
+                     help="log: the session log, every mechanic; transcript: the story of the session, "
+                          "in prose. Ignored with --format json."),
+        click.option("--numbers", is_flag=True,
+                     help="Put the values (rolls, sides' values, what came back) into a transcript."),
+        click.option("--template", type=click.Path(), default=None, metavar="FILE_OR_DIR",
+                     help="A template file to render, or a folder of templates that come before the "
+                          "built-in ones (log.md.j2, transcript.html.j2, ...). See docs/templates.md."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                     help="Write to this file (atomically) instead of standard output."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _output(events: list[dict], fmt: str, as_: str, numbers: bool, template: str | None) -> str:
+    if fmt == "json":
+        return to_json_lines(events)
+    from .render import render          # Jinja is loaded only when something is rendered
+    return render(events, as_=as_, format=fmt, template=template, numbers=numbers)
+
+
+def _emit(text: str, output: str | None, inputs: list[str]) -> None:
+    if output:
+        write_output(output, text, inputs)
+    else:
+        click.echo(text, nl=False)
+
+
 @main.command("run", epilog=EXAMPLES_RUN)
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the dice that the script asks the engine to roll.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: a line per event; json: the event log as JSON Lines.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file (atomically) instead of standard output.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the dice that the script asks the engine to roll (0 or more).")
+@_render_options
 @click.option("--lenient", is_flag=True,
               help="Let the setting's tie policy (or the dice) settle ties the script does not name.")
-def run_command(scenario: str, seed: int, fmt: str, output: str | None, lenient: bool) -> None:
-    """Run SCENARIO (a scenario YAML file) and print what happened."""
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
+              help="Also write the run as a play log: a script with every die given and every tie named, "
+                   "which replays to the same events.")
+def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
+                output: str | None, lenient: bool, record_file: str | None) -> None:
+    """Run SCENARIO (a scenario YAML file) and print what happened: the session
+    log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
         events = run(scenario, seed=seed, lenient=lenient)
-        text = to_json_lines(events) if fmt == "json" else render_text(events)
-        if output:
-            write_output(output, text, _inputs(scenario))
-        else:
-            click.echo(text, nl=False)
+        text = _output(events, fmt, as_, numbers, template)
+        inputs = _inputs(scenario) + ([template] if template else [])
+        if record_file:
+            from .printer import record
+            if output and Path(output).resolve() == Path(record_file).resolve():
+                raise DramaError("E501", f"-o and --record both name {output}",
+                                 expected="two different files")
+            try:
+                played = record(events, scenario=scenario)
+            except ValueError as error:
+                raise DramaError("E501", f"cannot record the run: {error}") from None
+            write_output(record_file, played, inputs)
+        _emit(text, output, inputs)
+    except DramaError as error:
+        _fail(getattr(error, "errors", [error]))
+
+
+@main.command("render", epilog=EXAMPLES_RENDER)
+@click.argument("events_file", metavar="EVENTS.jsonl", type=click.Path(dir_okay=False))
+@_render_options
+def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template: str | None,
+                   output: str | None) -> None:
+    """Render a saved event log (EVENTS.jsonl, written by `drama run --format json`)
+    without running anything: the session log or the transcript, as text,
+    Markdown or HTML."""
+    from .render import read_event_log
+    try:
+        events = read_event_log(events_file)
+        text = _output(events, fmt, as_, numbers, template)
+        _emit(text, output, [events_file] + ([template] if template else []))
     except DramaError as error:
         _fail(getattr(error, "errors", [error]))
 
 
 @main.command("check", epilog=EXAMPLES_CHECK)
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the dice rolled in the dry run.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed for the dice rolled in the dry run (0 or more).")
 @click.option("--lenient", is_flag=True, help="Let the tie policy settle unnamed ties.")
 def check_command(scenario: str, seed: int, lenient: bool) -> None:
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""

@@ -214,14 +214,9 @@ class _Builder:
         return nodes.Qualifier(kind, text, Position(self.file, self.line_map[keyword.line], keyword.column, end))
 
     def faces(self, c):
-        values = []
-        for token in c:
-            value = self._int(token)
-            if value < 1:
-                raise self._error(f"a die face must be 1 or more, not {value}", token,
-                                  expected="a number of 1 or more")
-            values.append(value)
-        return tuple(values), c[-1]
+        # a face that is not on the die (0, or 7 on a d6) is the engine's to refuse
+        # (E402): only it knows the setting's dice
+        return tuple(self._int(token) for token in c), c[-1]
 
     def dice(self, c):
         first = c[0]

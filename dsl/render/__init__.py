@@ -1,0 +1,236 @@
+"""Rendering: an event log as a session log or a narrative transcript, in text,
+Markdown or HTML, through Jinja templates (the built-in ones of `templates/`, or
+an author's). It reads only the events (docs/events.md, docs/templates.md)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+from jinja2 import (ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined, TemplateNotFound,
+                    TemplateSyntaxError, select_autoescape)
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+from jinja2.sandbox import SandboxedEnvironment
+
+from ..errors import DramaError, Position
+from .context import build_context
+from .filters import filters
+
+__all__ = ["KINDS", "FORMATS", "TEMPLATES", "render", "render_text", "read_event_log", "template_name"]
+
+KINDS = ("log", "transcript")
+FORMATS = ("text", "md", "html")
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+_HTML_NAMES = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")
+
+
+def template_name(as_: str, fmt: str) -> str:
+    """The built-in template of a kind and a format: `log.md.j2`."""
+    return f"{as_}.{fmt}.j2"
+
+
+def render_text(events: Iterable[dict]) -> str:
+    """The session log as plain text: a line per event (what `drama run` prints)."""
+    return render(events, as_="log", format="text")
+
+
+def render(events: Iterable[dict], as_: str = "log", format: str = "text",
+           template: str | os.PathLike | None = None, numbers: bool = False) -> str:
+    """Render an event log: `as_` is `log` or `transcript`, `format` is `text`,
+    `md` or `html`; `template` is an author's template file or folder (its
+    templates come before the built-in ones); `numbers` puts the values into a
+    transcript. Raises DramaError: E601 for an error in a template, E602 for
+    events that are not an event log."""
+    if as_ not in KINDS:
+        raise ValueError(f"as_ must be one of {KINDS}, not {as_!r}")
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    events = copy.deepcopy(list(events))        # a template cannot change the caller's events
+    if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
+        raise DramaError("E602", "an event log must begin with a `start` event")
+    try:
+        context = build_context(events, as_=as_, fmt=format, numbers=numbers)
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
+        raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
+    environment, name = _environment(format, as_, template)
+    environment.filters.update(filters(context))
+    try:
+        text = environment.get_template(name).render(context)
+        return _markdown_tidy(text) if format == "md" else text
+    except DramaError:
+        raise
+    except TemplateNotFound as error:
+        raise _template_error(error, f"template not found: {error.name}",
+                              hint=_not_found_hint(error.name)) from None
+    except TemplateSyntaxError as error:
+        raise DramaError("E601", f"template syntax: {error.message}",
+                         position=Position(error.filename or error.name or "<template>", error.lineno or 1)) \
+            from None
+    except SecurityError as error:
+        raise _template_error(error, f"the template reached for something it may not use: {error}",
+                              hint="templates run in a sandbox: use the context of docs/templates.md") from None
+    except UndefinedError as error:
+        raise _template_error(error, f"undefined in the template: {error.message}",
+                              hint="see docs/templates.md for the variables and filters a template gets") from None
+    except RecursionError:
+        where = Path(template) / name if template is not None and Path(template).is_dir() else template
+        raise DramaError("E601", f"template {name} extends or includes itself",
+                         position=Position(str(where), 1) if where is not None and Path(where).is_file() else None,
+                         hint=f"a template named like a built-in one reaches it as `builtin/NAME`, "
+                              f"e.g. {{% extends \"builtin/{name}\" %}}") from None
+    except (TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
+            UnicodeError, OSError) as error:
+        raise _template_error(error, f"error in the template: {error}") from None
+
+
+def _environment(fmt: str, as_: str, template) -> tuple[SandboxedEnvironment, str]:
+    builtin = FileSystemLoader(str(TEMPLATES))
+    loaders = [builtin, PrefixLoader({"builtin": builtin})]
+    name = template_name(as_, fmt)
+    if template is not None:
+        path = Path(template)
+        if path.is_dir():
+            loaders.insert(0, FileSystemLoader(str(path)))
+        elif path.is_file():
+            loaders.insert(0, FileSystemLoader(str(path.parent)))
+            name = path.name
+        else:
+            raise DramaError("E601", f"cannot find the template {template}",
+                             expected="a template file, or a folder of templates")
+    escape = fmt in ("html", "md")
+    environment = SandboxedEnvironment(
+        loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, auto_reload=False,
+        autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
+                                     default_for_string=escape, default=escape))
+    return environment, name
+
+
+def _markdown_tidy(text: str) -> str:
+    """Markdown is rendered with HTML autoescaping, so that a name cannot smuggle
+    HTML into a page made from the Markdown; then `&`, `"` and `'` are written
+    back as themselves (`<` and `>` stay `&lt;` and `&gt;`, which Markdown shows
+    as `<` and `>`). Runs of blank lines become one; the text ends in one newline."""
+    text = text.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&")
+    text = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n")
+    return text + "\n"
+
+
+def _not_found_hint(name: str | None) -> str:
+    names = ", ".join(sorted(p.name for p in TEMPLATES.glob("*.j2")))
+    return f"the built-in templates are {names} (also as builtin/NAME)"
+
+
+def _template_position(error: BaseException) -> Position | None:
+    """The template file and line where an error was raised: Jinja rewrites the
+    traceback so that template code shows as frames of the template file."""
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.endswith(".py") and not filename.startswith("<frozen"):
+            found = Position(filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is not None:
+        found = _column(found, error)
+    return found
+
+
+def _column(position: Position, error: BaseException) -> Position:
+    """Point the caret at the undefined name or the unsafe attribute, if the line shows it."""
+    message = str(getattr(error, "message", None) or error)
+    word = None
+    for quote in ("'", '"'):
+        parts = message.split(quote)
+        if len(parts) >= 3:
+            word = parts[1]
+            break
+    if not word:
+        return position
+    try:
+        lines = Path(position.file).read_text(encoding="utf-8").splitlines()
+        text = lines[position.line - 1]
+    except (OSError, UnicodeError, IndexError, ValueError):
+        return position
+    at = text.find(word)
+    if at < 0:
+        return position
+    return Position(position.file, position.line, at + 1, at + 1 + len(word))
+
+
+def _template_error(error: BaseException, message: str, **kwargs) -> DramaError:
+    position = _template_position(error)
+    if position is not None and Path(position.file).resolve().parent == TEMPLATES:
+        kwargs["hint"] = "in a built-in template: is every event of the log complete (docs/events.md)?"
+    return DramaError("E601", message, position=position, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# saved event logs
+
+def read_event_log(path: str | os.PathLike) -> list[dict]:
+    """The events of a JSON Lines file written by `drama run --format json`.
+    Raises DramaError (E602) with the file and line of what cannot be read."""
+    from ..events import VERSION
+    name = str(path)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise DramaError("E602", f"cannot find the event log {name}") from None
+    except IsADirectoryError:
+        raise DramaError("E602", f"{name} is a folder, not an event log") from None
+    except UnicodeDecodeError as error:
+        line = text_line_of_byte(Path(path), error.start)
+        raise DramaError("E602", "the event log is not UTF-8 text", position=Position(name, line)) from None
+    except OSError as error:
+        raise DramaError("E602", f"cannot read the event log {name}: {error.strerror or error}") from None
+    events: list[dict] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DramaError("E602", f"not JSON: {error.msg}", position=Position(name, number, error.colno),
+                             expected="one JSON object per line, as `drama run --format json` writes") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise DramaError("E602", "an event must be a JSON object with a \"type\"",
+                             position=Position(name, number)) from None
+        if not events:
+            if event["type"] != "start":
+                raise DramaError("E602", f"the first event is {event['type']!r}, not 'start'",
+                                 position=Position(name, number),
+                                 expected="an event log written by `drama run --format json`")
+            version = event.get("version")
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise DramaError("E602", "the start event has no schema version", position=Position(name, number))
+            if version > VERSION:
+                at = line.find('"version"') + 1 or 1
+                end = line.find(",", at) + 1 if line.find(",", at) >= 0 else None
+                raise DramaError("E602", f"the event log has schema version {version}, newer than this drama "
+                                         f"reads ({VERSION})", position=Position(name, number, at, end),
+                                 hint="a newer drama wrote it: upgrade drama to render it")
+        elif event["type"] == "start":
+            raise DramaError("E602", "a second 'start' event: two event logs in one file?",
+                             position=Position(name, number))
+        events.append(event)
+    if not events:
+        raise DramaError("E602", f"the event log {name} is empty",
+                         expected="an event log written by `drama run --format json`")
+    if events[-1]["type"] != "final":
+        raise DramaError("E602", "the event log ends without its 'final' event: was it cut short?",
+                         position=Position(name, text.rstrip("\n").count("\n") + 1))
+    return events
+
+
+def text_line_of_byte(path: Path, offset: int) -> int:
+    try:
+        return path.read_bytes()[:offset].count(b"\n") + 1
+    except OSError:
+        return 1

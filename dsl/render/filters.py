@@ -1,0 +1,182 @@
+"""The filters and globals that templates get (see docs/templates.md).
+
+Every one is a pure function of its arguments, except `pick` and `who`, which
+also depend on what was picked earlier in the same rendering (to avoid saying
+the same thing twice in a row, and to introduce a party by its full name the
+first time): the same events and template still give the same text."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Iterable
+
+from markupsafe import Markup
+
+from ..durations import format_seconds
+from .context import and_list
+
+ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth")
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve")
+
+
+def stable_hash(text: str) -> int:
+    """A hash that is the same in every process (unlike Python's hash())."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def dice(faces: Iterable[int] | None) -> str:
+    """`[6, 6, 4]` -> `6 6 4`; no dice -> `no dice`."""
+    faces = list(faces or [])
+    return " ".join(map(str, faces)) if faces else "no dice"
+
+
+def signed(number: int) -> str:
+    return f"{number:+d}"
+
+
+def capfirst(text: Any) -> Any:
+    """The first letter in upper case, the rest untouched (unlike `capitalize`)."""
+    if not text:
+        return text
+    value = str(text)
+    result = value[:1].upper() + value[1:]
+    return Markup(result) if isinstance(text, Markup) else result
+
+
+def sentence(text: Any) -> Any:
+    """Capitalised, and ending in `.`, `!`, `?` or `…` (a period is added)."""
+    value = str(text).strip()
+    if not value:
+        return text
+    if value[-1] not in ".!?…\"'”’":
+        value += "."
+    value = value[:1].upper() + value[1:]
+    return Markup(value) if isinstance(text, Markup) else value
+
+
+def ordinal(number: int) -> str:
+    """1 -> `first`, ..., 12 -> `twelfth`, 13 -> `13th`."""
+    if 0 <= number < len(ORDINALS):
+        return ORDINALS[number]
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def count_word(number: int) -> str:
+    """3 -> `three` (up to twelve), else the digits."""
+    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
+
+
+def duration(seconds: int) -> str:
+    """Seconds of in-world time in short form: `1 h 6 s`."""
+    return format_seconds(int(seconds or 0))
+
+
+def state(party_state: dict) -> str:
+    """A party state as `available/damage pool` (`4/2`), with `(defeated)`."""
+    text = f"{party_state.get('quintessence', 0)}/{party_state.get('damage_pool', 0)}"
+    return text + (" (defeated)" if party_state.get("defeated") else "")
+
+
+def states(parties: dict) -> str:
+    """`Kara 4/2, Bren 3/2`: every party of a `parties` mapping."""
+    return ", ".join(f"{pid} {state(s)}" for pid, s in parties.items())
+
+
+def md_cell(text: Any) -> str:
+    """Text for a Markdown table cell: `|` escaped, on one line."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+class Prose:
+    """`pick` and `who`: the varied wording of a transcript, from the seed."""
+
+    def __init__(self, seed: int, party: dict):
+        self.seed = seed
+        self.party = party
+        self.introduced: set[str] = set()
+        self.last: dict[tuple, int] = {}
+
+    def pick(self, options: Iterable[Any], key: Any = "") -> Any:
+        """One of `options`, chosen by a stable hash of the seed and `key` (an
+        event's step, perhaps with a word). The choice made just before from the
+        same options is skipped, so two neighbours never read alike."""
+        options = list(options)
+        if not options:
+            return ""
+        index = stable_hash(f"{self.seed}:{key}") % len(options)
+        memory = tuple(str(o) for o in options)
+        if len(options) > 1 and self.last.get(memory) == index:
+            index = (index + 1) % len(options)
+        self.last[memory] = index
+        return options[index]
+
+    def who(self, side: Any, key: Any = "") -> str:
+        """How prose names a party, a side (`Kara & Bren`) or a list of them:
+        its full name the first time, then its short name; a group on its own
+        by its name or by its members (`Snik, Grub and Mox`), chosen from the
+        seed and `key`."""
+        if side is None:
+            return "nobody"
+        sides = [side] if isinstance(side, str) else list(side)
+        ids = [part.strip() for s in sides for part in str(s).split(" & ")]
+        return and_list(self._one(pid, f"{key}:{pid}", alone=len(ids) == 1) for pid in ids)
+
+    def _one(self, pid: str, key: str, alone: bool) -> str:
+        if pid == "GM":
+            return "the GM"
+        party = self.party.get(pid)
+        if party is None:
+            return pid
+        if pid not in self.introduced:
+            self.introduced.add(pid)
+            return party["name"]
+        if not party["group"]:
+            return party["short"]
+        if not alone:
+            return party["name"]
+        choices = [party["name"], party["members_text"], party["name"]]
+        return choices[stable_hash(f"{self.seed}:{key}") % len(choices)]
+
+
+def bare(intent: Any) -> str:
+    """An intent after `to`: its first word in the base form, for intents
+    written in the third person (`leaps the chasm` -> `leap the chasm`)."""
+    words = str(intent).split(" ", 1)
+    first = words[0]
+    lower = first.lower()
+    if len(lower) > 3 and lower.endswith("ies"):
+        first = first[:-3] + "y"
+    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
+        first = first[:-2]
+    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        first = first[:-1]
+    return " ".join([first] + words[1:])
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`1 round`, `3 rounds`."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def name_of(party: dict):
+    """The `name` filter: a party id or a side (`Kara & Bren`) as full names."""
+    def name(side: Any) -> str:
+        if side is None:
+            return "nobody"
+        if side == "GM":
+            return "the GM"
+        return and_list(party[p]["name"] if p in party else p for p in str(side).split(" & "))
+    return name
+
+
+def filters(context: dict) -> dict:
+    prose = Prose(context["seed"], context["party"])
+    return {
+        "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": and_list,
+        "dice": dice, "signed": signed, "capfirst": capfirst, "sentence": sentence, "ordinal": ordinal,
+        "count_word": count_word, "duration": duration, "state": state, "states": states,
+        "md_cell": md_cell, "bare": bare, "plural": plural,
+    }
