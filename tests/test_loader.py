@@ -19,49 +19,13 @@ from dsl.loader import (
 # ---------------------------------------------------------------------------
 # the emberfall sample, copied inline (tests never read ../shared)
 
-SCENARIO = """\
-title: The Fall of Emberfall
-setting: setting.yaml
-cast: cast.yaml
-script: throne-hall.drama
-"""
+from samples import EMBERFALL_CAST, EMBERFALL_SCENARIO, EMBERFALL_SETTING  # noqa: E402
 
-SETTING = """\
-name: Sword and Sorcery
-round: 6 seconds
-recovery: 1 day
-calm: 10 rounds
-full_rest: 2 days
-dice: {sides: 6, high: 6}
-ties: vote
-"""
+SCENARIO = EMBERFALL_SCENARIO
 
-CAST = """\
-parties:
-  Kara:
-    name: Kara the Ember-Witch
-    quintessence: 6
-    traits: {Sorcery: 3, Agility: 1}
-    treasures: {Ember Staff: 2, Lucky Coin: 1}
-    moves:
-      fireball: Sorcery + Ember Staff
-  Bren:
-    name: Bren Ironhand
-    quintessence: 5
-    traits: {Strength: 2, Healing: 2}
-    treasures: {Iron Shield: 2, Rope: 1}
-  Overlord:
-    name: Overlord Bastrastras
-    quintessence: 7
-    traits: {Cunning: 3, Brutality: 2}
-    treasures: {Obsidian Crown: 2}
-  Goblins:
-    name: the goblin warband
-    members: [Snik, Grub, Mox]
-    quintessence: 4
-    traits: {Numbers: 2}
-    treasures: {Rusty Spears: 1}
-"""
+SETTING = EMBERFALL_SETTING
+
+CAST = EMBERFALL_CAST
 
 DRAMA = """\
 scene "The Throne Hall of Emberfall"

@@ -14,56 +14,7 @@ from dsl.parser import MAX_ERRORS, parse
 # the emberfall sample script and the canonical forms, copied inline
 # (tests never read ../shared)
 
-THRONE_HALL = """\
-# Every die is given, so the outcome is fixed: see expected.json.
-scene "The Throne Hall of Emberfall"
-> Torches gutter as the heroes kick open the doors.
-
-drama "Throne Hall" with Kara, Bren, Overlord, Goblins
-initiative Kara 5, Bren 2, Overlord 6, Goblins 3
-
-# round 1: Overlord, Kara, Goblins, Bren
-Overlord crush -> Bren with Brutality + Obsidian Crown, rolled 6 2
-Bren defends with Strength + Iron Shield, rolled 3 1
-
-Kara fireball -> Overlord but not tapestries +Goblins with Sorcery + Ember Staff, rolled 6 6 4
-Overlord defends with Cunning + Obsidian Crown, rolled 5 1
-Goblins defend with Numbers + Rusty Spears, rolled 2
-Kara dictates "the goblins scatter into the kitchens"
-
-Goblins stab -> Kara with Numbers + Rusty Spears, rolled 1
-Kara defends with Agility + Lucky Coin
-Goblins rerolls, rolled 3 1 5 2
-
-Bren recovers, rolled 6 4 2, then 5 3
-
-round
-Overlord blast -> Kara with Cunning + Obsidian Crown, rolled 3 2
-Kara defends with Sorcery + Ember Staff, rolled 4 1
-tie Kara
-
-# Kara holds her action to join Bren on his turn
-Goblins "hold the door" vs 5 with Numbers + Rusty Spears, rolled 1 1
-tie GM
-
-Kara & Bren "pin the Overlord to his throne" -> Overlord
-  Kara with Sorcery + Lucky Coin, rolled 6 5
-  Bren with Strength + Iron Shield, rolled 3
-Overlord defends with Brutality, rolled 6 6
-
-round
-Overlord roar -> Kara with Brutality + Obsidian Crown
-Kara defends with Agility, rolled 2
-
-Kara fireball -> Overlord, rolled 3
-Overlord defends with Cunning
-Kara rerolls, rolled 6
-
-end drama "The Overlord falls; the goblins throw down their spears."
-
-calm 1 hour
-Kara recovers, rolled 4 4 2 1
-"""
+from samples import THRONE_HALL  # noqa: E402
 
 # the `Script statements` block of LANGUAGE.md, exactly as written there
 CANONICAL = """\
