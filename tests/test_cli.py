@@ -74,6 +74,16 @@ EMBERFALL_TEXT_LINES = [
     "      final: Kara 4/2, Bren 3/2, Overlord 0/7, Goblins 1/3",
 ]
 
+# the closing table of every party's state
+EMBERFALL_CLOSING_TABLE = [
+    "",
+    "      party     available  damage pool  maximum",
+    "      Kara              4            2        6",
+    "      Bren              3            2        5",
+    "      Overlord          0            7        7",
+    "      Goblins           1            3        4",
+]
+
 
 def test_text_format_of_emberfall(tmp_path):
     path = copy_emberfall(tmp_path)
@@ -82,7 +92,8 @@ def test_text_format_of_emberfall(tmp_path):
     lines = outcome.stdout.splitlines()
     for line in EMBERFALL_TEXT_LINES:
         assert line in lines, line
-    assert lines[0] == EMBERFALL_TEXT_LINES[0] and lines[-1] == EMBERFALL_TEXT_LINES[-1]
+    assert lines[0] == EMBERFALL_TEXT_LINES[0]
+    assert lines[-7:] == EMBERFALL_TEXT_LINES[-1:] + EMBERFALL_CLOSING_TABLE
     # text is the default format
     assert drama("run", path).stdout == outcome.stdout
 

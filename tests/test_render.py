@@ -137,6 +137,12 @@ def classic_text(events) -> str:
             continue
         if kind == "final":
             out.append(f"      final: {state(e['parties'])}")
+            # then the closing table of every party's state
+            width = max([5] + [len(pid) for pid in e["parties"]])
+            out += ["", f"      {'party':<{width}}  available  damage pool  maximum"]
+            for pid, s in e["parties"].items():
+                out.append(f"      {pid:<{width}}  {s['quintessence']:9d}  {s['damage_pool']:11d}  "
+                           f"{s['quintessence'] + s['damage_pool']:7d}" + ("  defeated" if s["defeated"] else ""))
             continue
         if kind == "scene":
             text = f"# {e['title']}"
