@@ -165,10 +165,13 @@ def time_passed(result: r.TimePassed, line: int | None, duration: str) -> dict:
     return event
 
 
+# one encoder for every event: json.dumps with options would build a new one each time
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
 def to_json_lines(events: Iterable[dict]) -> str:
     """One compact JSON object per line, keys in a fixed order, ending in a newline."""
-    return "".join(json.dumps(event, ensure_ascii=False, separators=(", ", ": ")) + "\n"
-                   for event in events)
+    return "".join(_encode(event) + "\n" for event in events)
 
 
 def read_json_lines(text: str) -> list[dict]:
