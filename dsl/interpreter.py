@@ -13,6 +13,10 @@ from .engine import GM, Action, Defence, Game, Helping, Part, PartySheet, Seeded
 from .errors import DramaError, Position, did_you_mean, one_of
 
 
+# the keywords that end a multi-word name (see grammar/drama.lark)
+NAME_ENDING_KEYWORDS = ("with", "but", "so", "vs")
+
+
 @dataclass
 class _Pending:
     """An exchange being declared: its action and what belongs to it so far."""
@@ -86,7 +90,23 @@ class Interpreter:
         if name.text in self.sheets:
             return name.text
         raise DramaError("E201", f"there is no party '{name.text}' in the cast", position=name.pos,
-                         expected=f"one of {one_of(self.sheets)}", hint=did_you_mean(name.text, self.sheets))
+                         expected=f"one of {one_of(self.sheets)}",
+                         hint=did_you_mean(name.text, self.sheets) or self._misspelt_keyword(name.text))
+
+    def _misspelt_keyword(self, text: str) -> str | None:
+        """`Bren wiht Sorcery` reads as one long name: a party, then a word close
+        to a keyword that would have ended the name."""
+        words = text.split(" ")
+        for index in range(1, len(words)):
+            head = " ".join(words[:index])
+            if head not in self.sheets:
+                continue
+            hint = did_you_mean(words[index], NAME_ENDING_KEYWORDS)
+            if hint is not None:
+                keyword = hint.split("'")[1]
+                rest = " ".join([keyword, *words[index + 1:]])
+                return f"did you mean '{head} {rest}'?"
+        return None
 
     def _uses(self, pid: str, uses: n.Uses) -> tuple[str | None, str | None]:
         """Sort `with A + B` into the party's trait and treasure; `with MOVE` uses

@@ -597,8 +597,6 @@ def test_unknown_key_with_a_line_break_stays_on_one_line(in_tmp, key):
     assert error.message.startswith("unknown key 'full") and error.message.endswith("' in the setting")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a misspelt `with` after a target gives only "
-                                       "\"no party 'Bren wiht Sorcery'\", with no did-you-mean")
 def test_misspelt_with_after_a_target_did_you_mean(in_tmp):
     outcome = check(in_tmp, DRAMA + "Kara fireball -> Bren wiht Sorcery\n")
     (error,) = printed_errors(outcome.stderr)

@@ -212,9 +212,10 @@ class Game:
         bonus = {pid: self._level(pid, t, "trait") + self._level(pid, tr, "treasure")
                  for pid, (t, tr, _) in by_party.items()}
         dice: dict[str, list[int]] = {pid: [] for pid in by_party}
-        results: dict[str, list[int]] = {pid: [] for pid in by_party}
 
-        def roll_for(pid: str, index: int) -> int:
+        def roll_for(pid: str, index: int) -> int | None:
+            """The party's result for its roll number `index` (0 is the first
+            roll, then each re-roll of a tie); None when a given list runs out."""
             given = by_party[pid][2]
             if given:
                 if index >= len(given):
@@ -224,7 +225,8 @@ class Game:
             dice[pid].append(face)
             return face + bonus[pid]
 
-        # re-roll ties among those tied until everyone has a place (R12)
+        # re-roll ties among those tied until everyone has a place (R12);
+        # a party's results, in order, are its key in the initiative order
         pending = [(list(by_party), 0)]
         keys: dict[str, list[int]] = {pid: [] for pid in by_party}
         while pending:
@@ -232,13 +234,11 @@ class Game:
             for pid in group:
                 value = roll_for(pid, index)
                 if value is None:
-                    tied = [p for p in group]
                     raise RuleError("R12", "E312",
-                                    f"{' and '.join(tied)} tie at {keys[pid][-1]}: give {'their' if len(tied) > 1 else 'the'} re-rolls",
+                                    f"{' and '.join(group)} tie at {keys[pid][-1]}: give their re-rolls",
                                     expected="a re-roll after the results, e.g. `initiative "
-                                             f"{tied[0]} {' '.join(map(str, keys[tied[0]]))} 4`")
+                                             f"{group[0]} {' '.join(map(str, keys[group[0]]))} 4`")
                 keys[pid].append(value)
-                results[pid].append(value)
             buckets: dict[int, list[str]] = {}
             for pid in group:
                 buckets.setdefault(keys[pid][-1], []).append(pid)
@@ -257,7 +257,7 @@ class Game:
         drama.pointer = 0
         drama.held = set()
         rolls = tuple(r.InitiativeRoll(pid, by_party[pid][0], by_party[pid][1], bonus[pid],
-                                       tuple(dice[pid]), tuple(results[pid]),
+                                       tuple(dice[pid]), tuple(keys[pid]),
                                        "table" if by_party[pid][2] else "engine")
                       for pid in by_party)
         return r.Initiative(drama.name, drama.round, rolls, drama.order)
