@@ -26,14 +26,19 @@ def parse(text: str, file: str = "<script>", line_offset: int = 0, errors=None):
     return _parse(text, file, line_offset, errors=errors)
 
 
-def run(path, *, seed: int = 0, lenient: bool = False) -> list[dict]:
-    """Load, parse and run a scenario; return its events. Raises DramaError."""
+def run(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[dict]:
+    """Load, parse and run a scenario; return its events. Raises DramaError.
+
+    `cast` (a list of cast files) replaces the scenario's cast, and `roles`
+    (role -> party id) binds an adventure's roles, as `--cast` and `--role` do.
+    """
     from .interpreter import Interpreter
-    scenario = load(path)
+    from .loader import bind
+    scenario = bind(load(path), cast, roles)
     try:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                                  lenient=lenient)
+                                  lenient=lenient, roles=scenario.roles)
         return interpreter.run(script)
     except DramaError as error:
         raise _in_file(error, scenario.script)
@@ -53,7 +58,7 @@ def _in_file(error: DramaError, source) -> DramaError:
     return error
 
 
-def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
+def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[DramaError]:
     """Every error found in one pass over a scenario: YAML, syntax, names and rules.
 
     The script is dry-run only when the cast loaded cleanly: with a broken cast
@@ -77,6 +82,13 @@ def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
     cast_files = {scenario.path, *scenario.cast_files}
     cast_ok = not any(e.position is None or e.position.file in cast_files and e.code != "E103"
                       for e in errors)
+    if cast_ok and (cast or roles or scenario.roles):
+        from .loader import bind
+        try:
+            scenario = bind(scenario, cast, roles)
+        except DramaError as error:
+            add(error)
+            return errors
     try:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset, errors=errors)
     except DramaError as error:
@@ -84,7 +96,7 @@ def check(path, *, seed: int = 0, lenient: bool = False) -> list[DramaError]:
         return [_in_file(error, scenario.script) for error in errors]
     if script is not None and cast_ok:
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=errors)
+                                  lenient=lenient, errors=errors, roles=scenario.roles)
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with `errors`, but never lose one

@@ -132,6 +132,17 @@ def write_output(path: str, text: str, inputs: list[str]) -> None:
         raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
 
 
+def _bindings(roles: tuple[str, ...]) -> dict[str, str]:
+    """`--role hero=Kara` options as a mapping; a malformed one is a usage error."""
+    bound: dict[str, str] = {}
+    for item in roles:
+        role, equals, party = item.partition("=")
+        if not equals or not role.strip() or not party.strip():
+            raise click.BadParameter(f"'{item}' is not ROLE=PARTY, e.g. hero=Kara", param_hint="'--role'")
+        bound[role.strip()] = party.strip()
+    return bound
+
+
 def _inputs(scenario: str) -> list[str]:
     """Every file a scenario reads, to protect them from -o."""
     files = [scenario]
@@ -188,17 +199,22 @@ def _emit(text: str, output: str | None, inputs: list[str]) -> None:
 @_render_options
 @click.option("--lenient", is_flag=True,
               help="Let the setting's tie policy (or the dice) settle ties the script does not name.")
+@click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
+              help="Run with this cast instead of the scenario's (repeat for a cast in several files).")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
+              help="Bind one of the adventure's roles to a party of the cast (repeatable).")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
               help="Also write the run as a play log: a script with every die given and every tie named, "
                    "which replays to the same events.")
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
-                output: str | None, lenient: bool, record_file: str | None) -> None:
+                output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
+                record_file: str | None) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
-        events = run(scenario, seed=seed, lenient=lenient)
+        events = run(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=_bindings(roles))
         text = _output(events, fmt, as_, numbers, template)
-        inputs = _inputs(scenario) + ([template] if template else [])
+        inputs = _inputs(scenario) + list(casts) + ([template] if template else [])
         if record_file:
             from .printer import record
             if output and Path(output).resolve() == Path(record_file).resolve():
@@ -236,9 +252,13 @@ def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed for the dice rolled in the dry run (0 or more).")
 @click.option("--lenient", is_flag=True, help="Let the tie policy settle unnamed ties.")
-def check_command(scenario: str, seed: int, lenient: bool) -> None:
+@click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
+              help="Check with this cast instead of the scenario's (repeatable).")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
+              help="Bind one of the adventure's roles to a party of the cast (repeatable).")
+def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...]) -> None:
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
-    errors = check(scenario, seed=seed, lenient=lenient)
+    errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=_bindings(roles))
     if errors:
         _fail(errors)
     click.echo(f"{scenario}: ok")

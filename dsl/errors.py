@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "E201": "an unknown party",
     "E202": "an unknown trait or treasure",
     "E203": "a party that is not in the dramatic situation",
+    "E204": "a role that is not bound to a party of the cast",
     # the rules (the number after E3 is the rule)
     "E301": "R3: too many dice",
     "E304": "R4: not enough quintessence to spend",

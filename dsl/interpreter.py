@@ -37,9 +37,11 @@ class Interpreter:
     """
 
     def __init__(self, settings: Settings, sheets: Iterable[PartySheet], *, title: str = "",
-                 seed: int = 0, lenient: bool = False, errors: list[DramaError] | None = None):
+                 seed: int = 0, lenient: bool = False, errors: list[DramaError] | None = None,
+                 roles: dict[str, str] | None = None):
         self.settings = settings
         self.sheets = {sheet.id: sheet for sheet in sheets}
+        self.roles = dict(roles or {})          # an adventure's role -> the party bound to it
         self.seed = seed
         self.game = Game(self.sheets.values(), settings, SeededDice(seed), lenient=lenient)
         self.errors = errors
@@ -89,6 +91,8 @@ class Interpreter:
     def _party(self, name: n.Name) -> str:
         if name.text in self.sheets:
             return name.text
+        if name.text in self.roles:
+            return self.roles[name.text]
         raise DramaError("E201", f"there is no party '{name.text}' in the cast", position=name.pos,
                          expected=f"one of {one_of(self.sheets)}",
                          hint=did_you_mean(name.text, self.sheets) or self._misspelt_keyword(name.text))

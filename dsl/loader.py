@@ -49,8 +49,9 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass
-from typing import Any, Iterator
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -71,7 +72,7 @@ SETTING_KEYS = ("name", "round", "recovery", "calm", "full_rest", "dice", "ties"
 DICE_KEYS = ("sides", "high")
 CAST_KEYS = ("parties",)
 PARTY_KEYS = ("name", "quintessence", "traits", "treasures", "members", "moves")
-SCENARIO_KEYS = ("title", "setting", "cast", "script")
+SCENARIO_KEYS = ("title", "setting", "cast", "script", "roles")
 
 # characters a party id may not contain: they separate names in a script
 PARTY_ID_FORBIDDEN = "&,#\"\n\r"
@@ -116,6 +117,9 @@ class Scenario:
     script: ScriptSource
     files: tuple[str, ...] = ()     # every file it was read from: scenario, setting, casts, script
     cast_files: tuple[str, ...] = ()
+    # an adventure's roles: role -> the party id it is bound to, or None (unbound)
+    roles: Mapping[str, str | None] = field(default_factory=dict)
+    role_positions: Mapping[str, Position] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------
@@ -173,6 +177,41 @@ def load_scenario(path, *, errors: list | None = None) -> Scenario:
     with ctx.fatal_on_failure():
         path = _fspath(path)
         return _scenario(_File.read(path, ctx, what="scenario file"), ctx)
+
+
+def bind(scenario: Scenario, cast: list | None = None, roles: dict[str, str] | None = None) -> Scenario:
+    """The scenario with another cast (`cast`: cast files, which replace its own)
+    and roles bound or rebound (`roles`: role -> party id, as `--role hero=Kara`).
+
+    Every role must end bound to a party of the cast (E204); the error lists the
+    roles and the parties.
+    """
+    sheets = load_cast(cast) if cast else scenario.cast
+    ids = [sheet.id for sheet in sheets]
+    bound = dict(scenario.roles)
+    for role, party in (roles or {}).items():
+        if role not in bound:
+            raise DramaError("E204", f"the scenario has no role '{role}'",
+                             expected=f"one of the roles {one_of(bound)}" if bound else "no --role: it has no roles",
+                             hint=did_you_mean(role, bound))
+        bound[role] = party
+    listing = ", ".join(f"{role}={party or '?'}" for role, party in bound.items())
+    for role, party in bound.items():
+        position = scenario.role_positions.get(role)
+        if role in ids:
+            raise DramaError("E204", f"the role '{role}' has the name of a party of the cast", position=position,
+                             expected="a role name that is not a party id", notes=[f"roles: {listing}"])
+        if party is None:
+            raise DramaError("E204", f"the role '{role}' is not bound to a party", position=position,
+                             expected=f"--role {role}=PARTY, with PARTY one of {one_of(ids)}",
+                             notes=[f"roles: {listing}"])
+        if party not in ids:
+            raise DramaError("E204", f"the role '{role}' is bound to '{party}', which is not in the cast",
+                             position=position, expected=f"one of {one_of(ids)}",
+                             hint=did_you_mean(party, ids), notes=[f"roles: {listing}"])
+    files = tuple(f for f in scenario.files if f not in scenario.cast_files) + tuple(map(_fspath, cast or ()))
+    return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files,
+                               cast_files=tuple(map(_fspath, cast)) if cast else scenario.cast_files)
 
 
 def loads_scenario(text: str, file: str = "scenario.yaml", *, errors: list | None = None) -> Scenario:
@@ -1008,6 +1047,26 @@ def _scenario(f: _File, ctx: _Ctx) -> Scenario:
     else:
         missing("script", "script: a .drama file, or an inline block `script: |`")
 
+    roles: dict[str, str | None] = {}
+    role_positions: dict[str, Position] = {}
+    if "roles" in found:
+        key_node, node = found["roles"]
+        if isinstance(node, MappingNode):
+            for role, role_key, value_node in f.items(node, ctx):
+                if not _party_id_ok(f, role, role_key, ctx):
+                    continue
+                value = f.value(value_node) if isinstance(value_node, ScalarNode) else BAD
+                if value is not None and not isinstance(value, str):
+                    ctx.report("E104", f"the role '{role}' must name a party id of the cast, or be empty "
+                               "(bound with --role)", f.value_pos(role_key, value_node),
+                               expected=f"{role}: PARTY")
+                    continue
+                roles[role] = value
+                role_positions[role] = f.pos(role_key)
+        elif not (isinstance(node, ScalarNode) and f.value(node) is None):
+            ctx.report("E104", f"'roles' must be a mapping of role names to party ids, not {_describe(f, node)}",
+                       f.value_pos(key_node, node), expected="roles: {hero: Kara, villain: Overlord}")
+
     setting = Settings()
     read = [f.path]
     if setting_node is not None:
@@ -1037,7 +1096,8 @@ def _scenario(f: _File, ctx: _Ctx) -> Scenario:
         read.append(script.file)
     return Scenario(title=title if isinstance(title, str) else "", path=f.path, setting=setting,
                     cast=cast, script=script, files=tuple(read),
-                    cast_files=tuple(path for path, _ in cast_paths))
+                    cast_files=tuple(path for path, _ in cast_paths), roles=roles,
+                    role_positions=role_positions)
 
 
 def _path_value(f: _File, key: Node, node: Node, ctx: _Ctx, what: str, expected: str) -> str | _Bad:

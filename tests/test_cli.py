@@ -272,8 +272,8 @@ def test_grey_ford_runs_with_both_casts_for_many_seeds(cast):
 def test_grey_ford_casts_differ():
     embers = run_events(SCENARIOS / "grey-ford" / "with-embers.yaml")
     wanderers = run_events(SCENARIOS / "grey-ford" / "with-wanderers.yaml")
-    assert embers[0]["cast"]["hero"]["name"] == "Kara the Ember-Witch"
-    assert wanderers[0]["cast"]["hero"]["name"] == "Ysolde of the Seven Blades"
+    assert embers[0]["cast"]["Kara"]["name"] == "Kara the Ember-Witch"
+    assert wanderers[0]["cast"]["Ysolde"]["name"] == "Ysolde of the Seven Blades"
 
 
 def scenario_files() -> list[Path]:

@@ -640,6 +640,12 @@ def _output_onto_scenario(folder: Path):
     return drama("run", "scenario.yaml", "-o", "scenario.yaml")
 
 
+def _unbound_role(folder: Path):
+    make_scenario(folder, 'drama "Duel" with hero, Bren\n')
+    write(folder, "scenario.yaml", scenario_yaml("script.drama") + "roles:\n  hero:\n")
+    return drama("check", "scenario.yaml")
+
+
 def _template_typo(folder: Path):
     make_scenario(folder, DRAMA)
     (folder / "typo.md.j2").write_text("# {{ titel }}\n")
@@ -667,6 +673,7 @@ TRIGGERS = {
     "E201": _scenario(DRAMA + "Kara fireball -> Overlrd\n"),
     "E202": _scenario(DRAMA + "Bren bash -> Overlord with Strenght\n"),
     "E203": _scenario('drama "Duel" with Kara, Bren\nGoblins stab -> Bren\n'),
+    "E204": _unbound_role,
     "E301": _scenario(DRAMA + "Kara fireball -> Overlord with Sorcery, rolled 6 6 6 6\n"),
     "E304": _scenario(DRAMA + "Goblins stab -> Kara but not a but not b but not c +Bren +Overlord\n"),
     "E305": _scenario(DRAMA + "Kara fireball -> Kara\n"),

@@ -160,12 +160,14 @@ def test_ambush_ties_are_named():
 
 
 def test_moves_are_written_out():
-    """grey-ford relies on moves (`hero strike -> chief, roll`, `hero defends, roll`,
-    `hero recovers with mend`); the record names the trait and treasure instead."""
+    """grey-ford relies on moves and roles (`hero strike -> chief, roll`, `hero
+    defends, roll`, `hero recovers with mend`); the record names the bound party,
+    its trait and its treasure instead: it is the trace of what ran."""
     text = record(dsl.run(GREY_FORD[0], seed=3))
     assert "strike -> " in text and " with Brawling + Toll Chain, rolled " in text
-    assert "hero defends with Agility + Lucky Coin" in text
-    assert "hero recovers with Sorcery" in text
+    assert "Kara defends with Agility + Lucky Coin" in text
+    assert "Kara recovers with Sorcery" in text
+    assert not any(line.startswith(("hero ", "ally ")) for line in text.splitlines())
     assert "mend" not in text
 
 
