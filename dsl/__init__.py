@@ -6,6 +6,8 @@ The public API: `load` a scenario, `parse` a script, `run` it into events,
 
 from __future__ import annotations
 
+import os
+
 from .errors import DramaError, ErrorList, Position, RuleError
 
 __version__ = "0.1.0"       # the one place the version is written (pyproject.toml reads it)
@@ -32,15 +34,20 @@ def run(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) ->
     `cast` (a list of cast files) replaces the scenario's cast, and `roles`
     (role -> party id) binds an adventure's roles, as `--cast` and `--role` do.
     """
+    from .includes import expand
     from .interpreter import Interpreter
     from .loader import bind
     scenario = bind(load(path), cast, roles)
+    included = None
     try:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
+        included = expand(script, os.path.dirname(scenario.path))
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
                                   lenient=lenient, roles=scenario.roles)
-        return interpreter.run(script)
+        return interpreter.run(included.script)
     except DramaError as error:
+        if included is not None:
+            included.add_notes(error)
         raise _in_file(error, scenario.script)
 
 
@@ -94,13 +101,18 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     except DramaError as error:
         add(error)
         return [_in_file(error, scenario.script) for error in errors]
+    if script is not None:
+        from .includes import expand
+        included = expand(script, os.path.dirname(scenario.path), errors=errors)
     if script is not None and cast_ok:
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
                                   lenient=lenient, errors=errors, roles=scenario.roles)
         try:
-            interpreter.run(script)
+            interpreter.run(included.script)
         except DramaError as error:        # not expected with `errors`, but never lose one
             add(error)
+        for error in errors:
+            included.add_notes(error)
     return [_in_file(error, scenario.script) for error in errors]
 
 

@@ -26,6 +26,7 @@ CODES: dict[str, str] = {
     # the script's syntax
     "E001": "syntax error in a script",
     "E002": "a statement in the wrong place",
+    "E003": "an include that cannot be followed",
     # YAML files
     "E101": "YAML that cannot be read",
     "E102": "a duplicate key in YAML",

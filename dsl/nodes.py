@@ -243,6 +243,13 @@ class Rest(Statement):
 
 
 @dataclass(frozen=True)
+class Include(Statement):
+    """`include "file.drama"`: another script's statements, read in its place."""
+
+    path: str
+
+
+@dataclass(frozen=True)
 class Script:
     """A parsed script: its statements in order, and the file they came from."""
 

@@ -313,6 +313,10 @@ class _Builder:
         keyword = c[0]
         return self._add(nodes.Round(self._line_pos(keyword.line, keyword.column)))
 
+    def include(self, c):
+        keyword, path = c[0], c[1]
+        return self._add(nodes.Include(self._line_pos(keyword.line, keyword.column), _unquote(path)))
+
     def _action(self, c, actors_end):
         """(intent, target, gm_target, qualifiers, extras, uses, gm, dice, participants)."""
         intent = c[actors_end]
@@ -487,6 +491,7 @@ _SHOW_TERMINAL = {
     "END": "'end drama'",
     "CALM": "'calm'",
     "REST": "'rest'",
+    "INCLUDE": "'include'",
     "NARRATION": "'>' and narration",
     "BUT": "'but not'",
     "_NOT": "'not'",
@@ -517,17 +522,17 @@ _KEYWORD_WORDS = {
     "ROLLED": ("rolled",), "ROLL": ("roll",), "TIE": ("tie",), "SPLIT": ("split",),
     "_DICTATES": ("dictates",), "_REROLLS": ("rerolls",), "_RECOVERS": ("recovers",),
     "_HELPED": ("helped",), "_BY": ("by",), "THEN": ("then",), "_REROLLED": ("rerolled",),
-    "END": ("end",), "CALM": ("calm",), "REST": ("rest",),
+    "END": ("end",), "CALM": ("calm",), "REST": ("rest",), "INCLUDE": ("include",),
 }
 _INDENTED_LINE = "an indented line must follow a joint action or defence"
-_STATEMENT_WORDS = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest")
+_STATEMENT_WORDS = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest", "include")
 _VERBS = ("defends", "defend", "holds", "recovers", "dictates", "rerolls")
 
 
 def _expected_text(accepts: set[str]) -> str | None:
     if "SCENE" in accepts:
         return ("a statement: a party's name, 'scene', 'drama', 'initiative', 'round', 'tie', "
-                "'split', 'end drama', 'calm', 'rest' or '>' and narration")
+                "'split', 'end drama', 'calm', 'rest', 'include' or '>' and narration")
     accepts = set(accepts)
     if "_DEFENDS" in accepts and "AMP" in accepts:
         accepts.discard("WITH")  # only there to catch a participant line that lost its indentation

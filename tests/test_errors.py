@@ -660,6 +660,7 @@ def _cut_event_log(folder: Path):
 TRIGGERS = {
     "E001": _scenario(DRAMA + "Kara fireball -> Bren ->\n"),
     "E002": _scenario(DRAMA + "Bren defends with Strength\n"),
+    "E003": _scenario('include "script.drama"\n'),
     "E101": _scenario(setting="name: Sword: and Sorcery\n"),
     "E102": _scenario(setting=EMBERFALL_SETTING + "round: 5 seconds\n"),
     "E103": _scenario(setting=EMBERFALL_SETTING + "rund: 5 seconds\n"),
