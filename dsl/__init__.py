@@ -1,7 +1,8 @@
 """drama: a scenario-scripting language and rules engine for dramatic situations.
 
-The public API: `load` a scenario, `parse` a script, `run` it into events,
-`check` it for every error, and `render_text` the events.
+The public API: `load` a scenario, `parse` a script, `run` it into events
+(or `play` a scenario already loaded), `check` it for every error, and
+`render_text` the events.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from .errors import DramaError, ErrorList, Position, RuleError
 __version__ = "0.1.0"       # the one place the version is written (pyproject.toml reads it)
 
 __all__ = ["DramaError", "ErrorList", "Position", "RuleError", "__version__",
-           "load", "parse", "run", "check", "render_text"]
+           "load", "parse", "run", "play", "check", "render_text"]
 
 
 def load(path, errors=None):
@@ -34,10 +35,14 @@ def run(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) ->
     `cast` (a list of cast files) replaces the scenario's cast, and `roles`
     (role -> party id) binds an adventure's roles, as `--cast` and `--role` do.
     """
+    from .loader import bind
+    return play(bind(load(path), cast, roles), seed=seed, lenient=lenient)
+
+
+def play(scenario, *, seed: int = 0, lenient: bool = False) -> list[dict]:
+    """Parse and run a loaded (and bound) scenario; return its events."""
     from .includes import expand
     from .interpreter import Interpreter
-    from .loader import bind
-    scenario = bind(load(path), cast, roles)
     included = None
     try:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__, check, run
+from . import __version__, check, load, play
 from .errors import DramaError
 from .events import to_json_lines
 
@@ -143,19 +143,6 @@ def _bindings(roles: tuple[str, ...]) -> dict[str, str]:
     return bound
 
 
-def _inputs(scenario: str) -> list[str]:
-    """Every file a scenario reads, to protect them from -o."""
-    files = [scenario]
-    try:
-        from .loader import load_scenario
-        loaded = load_scenario(scenario)
-        files.append(loaded.script.file)
-        files.extend(getattr(loaded, "files", ()))
-    except DramaError:
-        pass
-    return files
-
-
 def _render_options(command):
     """The options that choose what to print, shared by `run` and `render`."""
     for option in reversed([
@@ -212,9 +199,12 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
-        events = run(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=_bindings(roles))
+        from .loader import bind
+        loaded = bind(load(scenario), list(casts) or None, _bindings(roles))
+        events = play(loaded, seed=seed, lenient=lenient)
         text = _output(events, fmt, as_, numbers, template)
-        inputs = _inputs(scenario) + list(casts) + ([template] if template else [])
+        # every file the run read, to keep -o and --record off them
+        inputs = [scenario, *loaded.files, *casts] + ([template] if template else [])
         if record_file:
             from .printer import record
             if output and Path(output).resolve() == Path(record_file).resolve():

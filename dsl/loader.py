@@ -209,9 +209,11 @@ def bind(scenario: Scenario, cast: list | None = None, roles: dict[str, str] | N
             raise DramaError("E204", f"the role '{role}' is bound to '{party}', which is not in the cast",
                              position=position, expected=f"one of {one_of(ids)}",
                              hint=did_you_mean(party, ids), notes=[f"roles: {listing}"])
-    files = tuple(f for f in scenario.files if f not in scenario.cast_files) + tuple(map(_fspath, cast or ()))
-    return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files,
-                               cast_files=tuple(map(_fspath, cast)) if cast else scenario.cast_files)
+    if not cast:
+        return dataclasses.replace(scenario, roles=bound)
+    cast_files = tuple(map(_fspath, cast))
+    files = tuple(f for f in scenario.files if f not in scenario.cast_files) + cast_files
+    return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files, cast_files=cast_files)
 
 
 def loads_scenario(text: str, file: str = "scenario.yaml", *, errors: list | None = None) -> Scenario:

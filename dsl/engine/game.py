@@ -127,7 +127,6 @@ class Game:
         self.last_drama_end: int | None = None
         self.last_drama_name: str | None = None
         self._options: list[r.Option] = []
-        self._exchange_parties: dict[int, tuple[str, ...]] = {}
 
     # ------------------------------------------------------------ queries
 
@@ -281,7 +280,7 @@ class Game:
         """R9: the party lets its turn pass, keeping its action for later this round."""
         drama = self._in_drama("holds")
         self._can_act(party, "hold its action")
-        turn = self._take_turn((party,), commit=True, acting=False)
+        turn = self._take_turn((party,), acting=False)
         drama.held.add(party)
         return r.Held(drama.name, drama.round, party, turn.passed if turn else ())
 
@@ -318,7 +317,7 @@ class Game:
         shares = self._plan_split(split, lost_by_side, [attacker, *sides]) if split else {}
 
         # ---------------------------------------------------------- nothing refuses below
-        turn = self._take_turn(attackers, commit=True)
+        turn = self._take_turn(attackers)
         parties = self._parties
         if drama is not None:
             drama.acted_any = True
@@ -580,7 +579,6 @@ class Game:
         if rushed:                                           # R15
             for pid in (party, *helper_ids):
                 self._can_act(pid, "recover" if pid == party else f"help {party} recover")
-            turn = self._take_turn((party, *helper_ids), commit=False)
         else:
             if drama is not None:
                 raise DramaError("E203", f"{party} is not in the dramatic situation {drama.name}")
@@ -618,9 +616,9 @@ class Game:
                 returning, second, bonus,
                 f"the second check of {party}'s rushed recovery rolls the {returning} returning"))
             returning = checks[1].returning
-        # commit
+        # nothing refuses below
         if rushed:
-            self._take_turn((party, *helper_ids), commit=True)
+            turn = self._take_turn((party, *helper_ids))
             drama.acted_any = True
         returned = state.regain(returning)
         state.lost_this_round = max(0, state.lost_this_round - returned)   # R8: what came back is not lost
@@ -789,13 +787,14 @@ class Game:
         return r.RecoveryCheck(tuple(dice), rerolled, tuple(rerolls), tuple(final),
                                _returning(final, sides), rolled_by)
 
-    def _take_turn(self, parties: tuple[str, ...], commit: bool, acting: bool = True) -> r.Turn | None:
-        """R9, R10: mark the parties' aggressive action used, and work out who acts
-        on their turn, who on a held action, and whose turn passed unused."""
+    def _take_turn(self, parties: tuple[str, ...], acting: bool = True) -> r.Turn | None:
+        """R9, R10: mark the parties' aggressive action used (unless they only
+        hold), and work out who acts on their turn, who on a held action, and
+        whose turn passed unused."""
         drama = self.drama
         if drama is None:
             return None
-        if commit and acting:
+        if acting:
             for pid in parties:
                 self._parties[pid].acted = True
         if drama.order is None:
@@ -814,11 +813,10 @@ class Game:
         on_turn = tuple(pid for pid in parties if order.index(pid) == position and position >= drama.pointer
                         and pid not in drama.held)
         held = tuple(pid for pid in parties if pid not in on_turn)
-        if commit:
-            drama.held.update(passed)
-            if acting:
-                drama.held.difference_update(parties)
-            drama.pointer = max(drama.pointer, position + 1)
+        drama.held.update(passed)
+        if acting:
+            drama.held.difference_update(parties)
+        drama.pointer = max(drama.pointer, position + 1)
         return r.Turn(on_turn, held, tuple(passed))
 
     def _settle_named_tie(self, named: str, attacker: r.Side, sides: list[r.Side],
