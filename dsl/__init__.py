@@ -39,8 +39,11 @@ def run(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) ->
     return play(bind(load(path), cast, roles), seed=seed, lenient=lenient)
 
 
-def play(scenario, *, seed: int = 0, lenient: bool = False) -> list[dict]:
-    """Parse and run a loaded (and bound) scenario; return its events."""
+def play(scenario, *, seed: int = 0, lenient: bool = False, roll_given: bool = False) -> list[dict]:
+    """Parse and run a loaded (and bound) scenario; return its events.
+
+    With `roll_given`, the dice a script gives are rolled afresh (as many as
+    were given, if the rules still allow them), as `drama simulate` does."""
     from .includes import expand
     from .interpreter import Interpreter
     included = None
@@ -48,7 +51,7 @@ def play(scenario, *, seed: int = 0, lenient: bool = False) -> list[dict]:
         script = parse(scenario.script.text, scenario.script.file, scenario.script.line_offset)
         included = expand(script, os.path.dirname(scenario.path))
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                                  lenient=lenient, roles=scenario.roles)
+                                  lenient=lenient, roles=scenario.roles, roll_given=roll_given)
         return interpreter.run(included.script)
     except DramaError as error:
         if included is not None:

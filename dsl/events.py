@@ -165,6 +165,31 @@ def time_passed(result: r.TimePassed, line: int | None, duration: str) -> dict:
     return event
 
 
+# ---------------------------------------------------------------- control flow
+# (no engine result behind these: the interpreter reports what the script did)
+
+def branch(file: str, line: int, taken: int | None, condition: str | None) -> dict:
+    """An `if` chose an arm: `taken` is the line of the arm that ran (the `if`, an
+    `else if` or the `else`), or None when none did; `condition` is that arm's
+    condition as written ("else" for the `else`)."""
+    return {"type": "branch", "line": line, "file": file, "taken": taken, "condition": condition}
+
+
+def loop_ended(file: str, line: int, passes: int, ended: str, bound: int) -> dict:
+    """A `repeat` loop ended after `passes` passes: `ended` is "until" (its
+    condition came true), "count" (`repeat N times` ran them all) or "bound"
+    (it reached `at most N` with the condition still false)."""
+    return {"type": "loop", "line": line, "file": file, "passes": passes, "ended": ended, "bound": bound}
+
+
+def skipped(file: str, line: int, parties: list[str], drama: str | None, round_: int | None,
+            why: str = "defeated") -> dict:
+    """A statement inside control flow was skipped: the parties it was written
+    for are defeated in the running dramatic situation (R7)."""
+    return {"type": "skipped", "line": line, "file": file, "drama": drama, "round": round_,
+            "parties": parties, "why": why}
+
+
 # one encoder for every event: json.dumps with options would build a new one each time
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 

@@ -38,8 +38,10 @@ class Interpreter:
 
     def __init__(self, settings: Settings, sheets: Iterable[PartySheet], *, title: str = "",
                  seed: int = 0, lenient: bool = False, errors: list[DramaError] | None = None,
-                 roles: dict[str, str] | None = None):
+                 roles: dict[str, str] | None = None, roll_given: bool = False):
         self.settings = settings
+        # `drama simulate`: every die given in the script is rolled afresh instead
+        self.roll_given = roll_given
         self.sheets = {sheet.id: sheet for sheet in sheets}
         self.roles = dict(roles or {})          # an adventure's role -> the party bound to it
         self.seed = seed
@@ -141,9 +143,10 @@ class Interpreter:
                                  hint=did_you_mean(name.text, known))
         return trait, treasure
 
-    @staticmethod
-    def _throw(dice: n.Dice) -> Throw:
+    def _throw(self, dice: n.Dice) -> Throw:
         if dice.kind == "given":
+            if self.roll_given:      # as many dice as were given, if the rules still allow them
+                return Throw.at_most(len(dice.faces))
             return Throw.given(*dice.faces, rerolls=dice.rerolled or ())
         if dice.kind == "roll":
             return Throw.roll(dice.count)
@@ -212,7 +215,7 @@ class Interpreter:
         for entry in s.entries:
             pid = self._party(entry.party)
             trait, treasure = self._uses(pid, entry.uses)
-            entries.append((pid, trait, treasure, tuple(entry.results)))
+            entries.append((pid, trait, treasure, () if self.roll_given else tuple(entry.results)))
         self.events.append(ev.initiative(self.game.roll_initiative(entries), s.pos.line))
 
     def _round(self, s: n.Round) -> None:
@@ -257,7 +260,7 @@ class Interpreter:
             result = game.take_option(pid, "dictate", text=s.text)
         else:
             throw = self._throw(s.dice)
-            if s.dice.kind == "none":
+            if s.dice.kind == "none" or self.roll_given:
                 throw = Throw.roll()
             result = game.take_option(pid, "reroll", throw)
         self.events.append(ev.option(result, s.pos.line, game.drama.name if game.drama else None, game.round))
@@ -315,8 +318,8 @@ class Interpreter:
             hid = self._party(helper.party)
             htrait, htreasure = self._uses(hid, helper.uses)
             helpers.append(Helping(hid, htrait, htreasure))
-        first = Throw.roll() if s.first.kind == "none" else self._throw(s.first)
-        second = None if s.second.kind == "none" else self._throw(s.second)
+        first = Throw.roll() if s.first.kind == "none" or self.roll_given else self._throw(s.first)
+        second = None if s.second.kind == "none" else Throw.roll() if self.roll_given else self._throw(s.second)
         game = self.game
         result = game.recover(pid, trait, treasure, tuple(helpers), first, second)
         self.events.append(ev.recovery(result, s.pos.line, game.drama.name if game.drama else None, game.round))

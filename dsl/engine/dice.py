@@ -62,7 +62,8 @@ class Throw:
 
     - `Throw.given(6, 6, 4)`: the faces as rolled at the table;
     - `Throw.roll(2)`: the engine rolls 2 dice from its source;
-    - `Throw.most()`: the engine rolls as many dice as the rules allow;
+    - `Throw.roll()`: the engine rolls as many dice as the rules allow;
+    - `Throw.at_most(3)`: as many as the rules allow, up to 3;
     - `Throw.none()`: no dice.
     """
 
@@ -78,6 +79,12 @@ class Throw:
     @staticmethod
     def roll(count: int | None = None) -> "Throw":
         return Throw(count=count, most=count is None)
+
+    @staticmethod
+    def at_most(count: int) -> "Throw":
+        """As many dice as the rules allow, up to `count` (a simulation's stand-in
+        for `count` given dice, when the state differs from the table's)."""
+        return Throw(count=count, most=True)
 
     @staticmethod
     def none() -> "Throw":

@@ -717,7 +717,7 @@ class Game:
                 error.party = part.party
                 raise
         elif throw.most:
-            count = allowed
+            count = allowed if throw.count is None else min(allowed, throw.count)
         else:
             count = throw.count or 0
         if count > allowed:
