@@ -64,6 +64,8 @@ CODES: dict[str, str] = {
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
+    # drama odds
+    "E701": "an odds question that is not one action or one defence",
 }
 
 

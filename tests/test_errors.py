@@ -652,6 +652,11 @@ def _template_typo(folder: Path):
     return drama("run", "scenario.yaml", "--format", "md", "--template", "typo.md.j2")
 
 
+def _odds_not_an_action(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("odds", "scenario.yaml", "round")
+
+
 def _cut_event_log(folder: Path):
     (folder / "cut.jsonl").write_text('{"type": "start", "line": null, "version": 1\n')
     return drama("render", "cut.jsonl")
@@ -694,6 +699,7 @@ TRIGGERS = {
     "E501": _output_onto_scenario,
     "E601": _template_typo,
     "E602": _cut_event_log,
+    "E701": _odds_not_an_action,
 }
 
 

@@ -1,0 +1,742 @@
+"""Exact odds of one exchange: its dice pools convolved into win, tie, double-win and loss chances (R2-R11)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Mapping, Sequence
+
+from . import nodes as n
+from .errors import DramaError, Position, did_you_mean, one_of
+from .interpreter import Interpreter
+from .parser import parse
+
+# how a tie is counted: all to the actor, all to the defender, or half to each
+TIE_CHOICES = ("actor", "defender", "half")
+ACTION_FILE = "<action>"
+
+
+# ------------------------------------------------------------------ what is rolled
+
+@dataclass(frozen=True)
+class Pool:
+    """One party's part in a side, as the engine planned it (R2, R3, R10)."""
+
+    party: str
+    trait: str | None
+    trait_level: int
+    trait_counts: bool        # only the lead's trait adds (R10)
+    treasure: str | None
+    treasure_value: int
+    gm: int
+    cap: int                  # the most dice it may roll (R3)
+    dice: int                 # dice the engine rolls
+    given: tuple[int, ...]    # dice given as rolled (`rolled 6 4`)
+    value: int                # what it adds to its side before the rolled dice
+    available: int            # quintessence it can lose, after spending (R4, R6)
+
+
+@dataclass(frozen=True)
+class SidePlan:
+    """A side of the exchange: the acting side, a target's side, or the GM's target number."""
+
+    name: str
+    pools: tuple[Pool, ...]   # lead first; empty for the GM
+    value: int                # the side's value before the rolled dice
+    stated: bool = True       # False: an undefended target (value 0, R5)
+
+    @property
+    def is_gm(self) -> bool:
+        return not self.pools
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One exchange, ready to count: its sides, what was spent, and the dice."""
+
+    intent: str
+    attacker: SidePlan
+    targets: tuple[SidePlan, ...]        # one per comparison, in order (R5)
+    spent: Mapping[str, int]             # R4
+    sides: int                           # R1
+    high: int                            # R1
+
+    @property
+    def rolls(self) -> int:
+        """How many equally likely rolls there are."""
+        return self.sides ** sum(p.dice for side in (self.attacker, *self.targets) for p in side.pools)
+
+
+# ------------------------------------------------------------------ results
+
+@dataclass(frozen=True)
+class Chance:
+    """`count` of `total` equally weighted outcomes."""
+
+    count: int
+    total: int
+
+    @property
+    def fraction(self) -> Fraction:
+        return Fraction(self.count, self.total)
+
+    @property
+    def probability(self) -> float:
+        return self.count / self.total
+
+
+@dataclass(frozen=True)
+class ComparisonOdds:
+    """The chances of one comparison (R5, R8): the action against one target."""
+
+    attacker: str
+    defender: str             # a party's side, or "GM"
+    gm_target: int | None
+    win: Chance               # the attacking side wins outright
+    tie: Chance               # equal values (R11)
+    lose: Chance              # the defending side (or the GM) wins outright
+    attacker_double: Chance   # the attacking side wins double (R8)
+    defender_double: Chance   # the defending side wins double (never the GM)
+
+
+@dataclass(frozen=True)
+class LossTable:
+    """How much quintessence a party (or a side) loses: `counts[k]` of `total` lose k (R6)."""
+
+    name: str
+    parties: tuple[str, ...]
+    available: int
+    counts: tuple[int, ...]
+    total: int
+
+    def chance(self, lost: int) -> Chance:
+        return Chance(self.counts[lost] if 0 <= lost < len(self.counts) else 0, self.total)
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(sum(k * c for k, c in enumerate(self.counts)), self.total)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Everything `drama odds` reports about one exchange."""
+
+    action: str
+    defences: tuple[str, ...]
+    plan: Plan
+    tie: str                  # how ties were counted for the losses: one of TIE_CHOICES
+    tie_setting: str          # the setting's `ties` policy
+    comparisons: tuple[ComparisonOdds, ...]
+    parties: tuple[LossTable, ...]      # every party of the exchange, attackers first
+    sides: tuple[LossTable, ...]        # every side of several parties
+
+
+# ------------------------------------------------------------------ reading the question
+
+def read_statement(text: str, file: str, kind: type, what: str) -> n.Statement:
+    """The one statement of `kind` that `text` holds (E701 for anything else)."""
+    script = parse(text, file)
+    statements = script.statements
+    example = ('`Kara fireball -> Overlord with Sorcery + Ember Staff, roll 3`' if kind is n.Action
+               else '`Overlord defends with Cunning, roll 2`')
+    if not statements:
+        raise DramaError("E701", f"no {what} given", position=_start(file),
+                         expected=f"one {what}, e.g. {example}")
+    first = statements[0]
+    if not isinstance(first, kind):
+        raise DramaError("E701", f"`drama odds` needs {_a(what)} here", position=first.pos,
+                         expected=f"one {what}, e.g. {example}")
+    if len(statements) > 1:
+        defence = kind is n.Defence or isinstance(statements[1], n.Defence)
+        raise DramaError("E701", f"{len(statements)} statements given; `drama odds` takes one {what}",
+                         position=statements[1].pos, expected=f"one {what}",
+                         hint="give each defence with its own --defence" if defence else None)
+    return first
+
+
+def defence_file(index: int) -> str:
+    """The pseudo-file of the index-th --defence (0-based) in positions."""
+    return "<defence>" if index == 0 else f"<defence {index + 1}>"
+
+
+def _start(file: str) -> Position:
+    return Position(file, 1, 1)
+
+
+def _a(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
+
+
+class _Unrolled:
+    """A dice source whose dice all show 0: the engine plans the exchange (caps,
+    spending, values) while the rolled dice add nothing and count as neither
+    ones nor high dice."""
+
+    @staticmethod
+    def roll(count: int, sides: int) -> tuple[int, ...]:
+        return (0,) * count
+
+
+def plan_exchange(scenario, action: n.Action, defences: Sequence[n.Defence] = (),
+                  state: Mapping[str, int] | None = None) -> Plan:
+    """Plan one exchange through the interpreter and the engine themselves: names,
+    moves and roles resolve as in a script, and the engine checks R3-R5 and
+    works out each party's cap, dice and value, with dice that show nothing."""
+    settings = scenario.setting
+    sheets = {sheet.id: sheet for sheet in scenario.cast}
+    for pid, available in _states(scenario, state).items():
+        sheets[pid] = dataclasses.replace(sheets[pid], quintessence=available)
+    # a tie policy that never asks: ties are counted below, not settled here
+    interpreter = Interpreter(dataclasses.replace(settings, ties="actor"), sheets.values(),
+                              title=getattr(scenario, "title", ""), roles=dict(scenario.roles))
+    interpreter.game.dice = _Unrolled()
+    events = interpreter.run(n.Script(ACTION_FILE, (action, *defences)))
+    start = {pid: s["quintessence"] for pid, s in events[0]["parties"].items()}
+    declared = next(e for e in events if e["type"] == "action")
+    spent = dict(declared["spent"])
+    compared = [e for e in events if e["type"] == "exchange"]
+
+    def side(data: dict) -> SidePlan:
+        efforts = {e["party"]: e for e in data["efforts"]}
+        pools = []
+        for pid in data["parties"]:
+            e = efforts.get(pid)
+            available = start[pid] - spent.get(pid, 0)
+            if e is None:               # an undefended target (R5)
+                pools.append(Pool(pid, None, 0, False, None, 0, 0, 0, 0, (), 0, available))
+                continue
+            rolled = e["rolled_by"] == "engine"
+            pools.append(Pool(pid, e["trait"], e["trait_level"], e["trait_counts"], e["treasure"],
+                              e["treasure_value"], e["gm"], e["cap"], len(e["dice"]) if rolled else 0,
+                              () if rolled else tuple(e["dice"]), e["value"], available))
+        return SidePlan(data["name"], tuple(pools), data["value"], data["stated"])
+
+    return Plan(declared["intent"], side(compared[0]["sides"]["attacker"]),
+                tuple(side(e["sides"]["defender"]) for e in compared), spent, settings.sides, settings.high)
+
+
+def _states(scenario, state: Mapping[str, int] | None) -> dict[str, int]:
+    """`--state PARTY=N`: the party's available quintessence, by party id or role."""
+    sheets = {sheet.id: sheet for sheet in scenario.cast}
+    roles = dict(scenario.roles)
+    out: dict[str, int] = {}
+    for name, available in (state or {}).items():
+        pid = roles.get(name, name)
+        if pid not in sheets:
+            raise DramaError("E201", f"there is no party '{name}' in the cast (--state)",
+                             expected=f"one of {one_of(sheets)}", hint=did_you_mean(name, [*sheets, *roles]))
+        maximum = sheets[pid].quintessence
+        if not 0 <= available <= maximum:
+            raise DramaError("E104", f"{pid} can have from 0 to {maximum} quintessence available, "
+                             f"not {available} (--state)", expected=f"--state {name}=N with N from 0 to {maximum}")
+        out[pid] = available
+    return out
+
+
+def tie_rule(setting_policy: str, choice: str | None = None) -> str:
+    """How ties count for the losses (R11): the choice, else the setting's `actor`
+    or `defender`; `vote` and `random` count a tie as half to each side."""
+    if choice is not None:
+        if choice not in TIE_CHOICES:
+            raise ValueError(f"tie must be one of {TIE_CHOICES}, not {choice!r}")
+        return choice
+    return setting_policy if setting_policy in ("actor", "defender") else "half"
+
+
+def odds(scenario, action: str, defences: Sequence[str] = (), *, tie: str | None = None,
+         state: Mapping[str, int] | None = None) -> Odds:
+    """The exact odds of the exchange that `action` (and each of `defences`)
+    declares in the language, against `scenario`'s cast and setting.
+
+    `tie` is one of TIE_CHOICES (None: from the setting's policy); `state` sets
+    a party's available quintessence (party id or role -> N; else its maximum).
+    """
+    statement = read_statement(action, ACTION_FILE, n.Action, "aggressive action")
+    answers = [read_statement(text, defence_file(i), n.Defence, "defence") for i, text in enumerate(defences)]
+    plan = plan_exchange(scenario, statement, answers, state)
+    rule = tie_rule(scenario.setting.ties, tie)
+    comparisons, parties, sides = compute(plan, rule)
+    return Odds(action, tuple(defences), plan, rule, scenario.setting.ties, comparisons, parties, sides)
+
+
+# ------------------------------------------------------------------ counting
+
+@lru_cache(maxsize=None)
+def _sums(count: int, low: int, high: int) -> tuple[int, ...]:
+    """How many ways `count` dice with faces low..high make each sum, from count * low up."""
+    if count == 0 or low > high:
+        return (1,) if count == 0 else ()
+    faces = high - low + 1
+    ways = [1]
+    for _ in range(count):
+        # a sliding window over the previous row: each new sum is the total of `faces` old ones
+        out = [0] * (len(ways) + faces - 1)
+        running = 0
+        for i in range(len(out)):
+            if i < len(ways):
+                running += ways[i]
+            if i >= faces:
+                running -= ways[i - faces]
+            out[i] = running
+        ways = out
+    return tuple(ways)
+
+
+@lru_cache(maxsize=None)
+def pool_distribution(dice: int, sides: int = 6, high: int = 6) -> dict[tuple[int, int, int], int]:
+    """How many of the sides**dice rolls of `dice` dice give each (sum, ones, high dice) (R1).
+
+    A roll with o ones, h high dice and m other dice is counted as the ways to
+    choose which dice they are, times the ways the m middle dice (2..high-1) and
+    the h high dice (high..sides) make their sums."""
+    out: dict[tuple[int, int, int], int] = {}
+    middle_faces = high - 2
+    for ones in range(dice + 1):
+        for highs in range(dice - ones + 1):
+            middle = dice - ones - highs
+            if middle and not middle_faces:
+                continue
+            choose = comb(dice, ones) * comb(dice - ones, highs)
+            mid, top = _sums(middle, 2, high - 1), _sums(highs, high, sides)
+            base = ones + 2 * middle + high * highs
+            if len(top) == 1:
+                ways = [choose * w for w in mid]
+            else:
+                ways = [0] * (len(mid) + len(top) - 1)
+                for i, a in enumerate(mid):
+                    for j, b in enumerate(top):
+                        ways[i + j] += a * b
+                ways = [choose * w for w in ways]
+            for offset, w in enumerate(ways):
+                if w:
+                    out[(base + offset, ones, highs)] = w
+    return out
+
+
+def _side_states(side: SidePlan, sides: int, high: int) -> dict[tuple[int, int, tuple[int, ...]], int]:
+    """The side's outcomes: (value, the side's high dice, each party's ones) -> ways (R2, R6, R10)."""
+    states = {(side.value, sum(1 for p in side.pools for d in p.given if d >= high), ()): 1}
+    for pool in side.pools:
+        given_ones = pool.given.count(1)
+        merged: dict = {}
+        for (value, highs, ones), ways in states.items():
+            for (s, o, h), w in pool_distribution(pool.dice, sides, high).items():
+                key = (value + s, highs + h, ones + (given_ones + o,))
+                merged[key] = merged.get(key, 0) + ways * w
+        states = merged
+    return states
+
+
+class _Cumulative:
+    """A side's outcomes by value, with running totals, for counting what beats a value."""
+
+    def __init__(self, states: dict[tuple[int, int, tuple[int, ...]], int]):
+        by_value: dict[int, dict[int, int]] = {}
+        top = 0
+        for (value, highs, _), ways in states.items():
+            row = by_value.setdefault(value, {})
+            row[highs] = row.get(highs, 0) + ways
+            top = max(top, highs)
+        self.values = sorted(by_value)
+        self.count = {v: sum(row.values()) for v, row in by_value.items()}
+        self.prefix = [0]                     # prefix[i]: outcomes of the i lowest values
+        self.prefix_highs = [[0] * (top + 1)]  # the same, by number of high dice
+        for v in self.values:
+            self.prefix.append(self.prefix[-1] + self.count[v])
+            row = list(self.prefix_highs[-1])
+            for h, ways in by_value[v].items():
+                row[h] += ways
+            self.prefix_highs.append(row)
+        self.total = self.prefix[-1]
+
+    def below(self, value: int) -> int:
+        """Outcomes with a value under `value`."""
+        return self.prefix[bisect_left(self.values, value)]
+
+    def at(self, value: int) -> int:
+        return self.count.get(value, 0)
+
+    def owed(self, value: int, tie_lost: int, weight: int) -> dict[int, int]:
+        """What a side of value `value` owes against this side beyond its ones (R6):
+        1 + this side's high dice when this side wins, else 0; each outcome weighs
+        `weight`, of which a tie gives `tie_lost` to this side."""
+        above_from = bisect_right(self.values, value)
+        at_from = bisect_left(self.values, value)
+        last, upto, before = self.prefix_highs[-1], self.prefix_highs[above_from], self.prefix_highs[at_from]
+        out: dict[int, int] = {}
+        lost = 0
+        for h in range(len(last)):
+            ways = weight * (last[h] - upto[h]) + tie_lost * (upto[h] - before[h])
+            if ways:
+                out[1 + h] = ways
+                lost += ways
+        if weight * self.total - lost:
+            out[0] = weight * self.total - lost
+        return out
+
+
+def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x, wx in a.items():
+        for y, wy in b.items():
+            out[x + y] = out.get(x + y, 0) + wx * wy
+    return out
+
+
+def _spread(available: Sequence[int], ones: Sequence[int], owed: int) -> list[int]:
+    """What each party of a side loses (R6, R10): its own ones first, then the
+    side's loss falls on the lead first, then the next, as the engine's `_spread`
+    does; a party never loses more than it has."""
+    lost = []
+    last = len(available) - 1
+    for i, (have, rolled) in enumerate(zip(available, ones)):
+        first = min(have, rolled)
+        left = have - first
+        take = owed if i == last else min(owed, left)
+        owed -= take
+        lost.append(first + min(take, left))
+    return lost
+
+
+class _Tally:
+    """Loss counts for the parties of one side and for the side as a whole.
+
+    A side of one party loses min(available, ones + owed): for each value of
+    the side, the distribution of its ones and that of what it owes are
+    multiplied as polynomials packed into Python integers, and the products
+    are added up; the sum is unpacked once at the end."""
+
+    def __init__(self, side: SidePlan, total: int):
+        self.available = [p.available for p in side.pools]
+        self.parties = [[0] * (a + 1) for a in self.available]
+        self.whole = [0] * (sum(self.available) + 1)
+        self.total = total
+        self.bits = total.bit_length() + 1          # room for any sum of counts
+        self.packed = 0
+        self.single = len(side.pools) == 1
+
+    def add(self, rows: dict[tuple[int, ...], int], owed: dict[int, int]) -> None:
+        """Outcomes of one value of the side: `rows` (each party's ones -> ways)
+        against `owed` (what the side owes beyond its ones -> ways)."""
+        if self.single:
+            bits = self.bits
+            ones = 0
+            for (rolled,), ways in rows.items():
+                ones += ways << (bits * rolled)
+            debt = 0
+            for amount, ways in owed.items():
+                debt += ways << (bits * amount)
+            self.packed += ones * debt
+            return
+        for ones, ways in rows.items():
+            for amount, w in owed.items():
+                lost = _spread(self.available, ones, amount)
+                for counts, k in zip(self.parties, lost):
+                    counts[k] += ways * w
+                self.whole[sum(lost)] += ways * w
+
+    def tables(self, side: SidePlan) -> tuple[list[LossTable], LossTable | None]:
+        if self.single:
+            have, counts = self.available[0], self.parties[0]
+            mask, bits, packed, owed = (1 << self.bits) - 1, self.bits, self.packed, 0
+            while packed:
+                counts[min(have, owed)] += packed & mask
+                packed >>= bits
+                owed += 1
+        parties = [LossTable(pool.party, (pool.party,), pool.available, tuple(counts), self.total)
+                   for pool, counts in zip(side.pools, self.parties)]
+        if self.single:
+            return parties, None
+        return parties, LossTable(side.name, tuple(p.party for p in side.pools), sum(self.available),
+                                  tuple(self.whole), self.total)
+
+
+def _by_value(states: dict[tuple[int, int, tuple[int, ...]], int]) -> dict[int, dict[tuple[int, ...], int]]:
+    """A side's outcomes as value -> (each party's ones -> ways)."""
+    out: dict[int, dict[tuple[int, ...], int]] = {}
+    for (value, _, ones), ways in states.items():
+        row = out.setdefault(value, {})
+        row[ones] = row.get(ones, 0) + ways
+    return out
+
+
+def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], tuple[LossTable, ...],
+                                                     tuple[LossTable, ...]]:
+    """The comparisons' chances and the loss tables of an exchange, counted exactly.
+
+    Each side's outcomes are grouped by value; a comparison is counted from
+    running totals over the other side's values, and what a side owes is
+    counted once per value of its own, not once per pair of rolls.
+    """
+    if tie not in TIE_CHOICES:
+        raise ValueError(f"tie must be one of {TIE_CHOICES}, not {tie!r}")
+    sides, high = plan.sides, plan.high
+    # every outcome weighs `weight`; a tie gives `to_actor` of it to the actor, the rest to the defender
+    weight, to_actor = {"actor": (1, 1), "defender": (1, 0), "half": (2, 1)}[tie]
+    to_defender = weight - to_actor
+    attacker = _side_states(plan.attacker, sides, high)
+    targets = [_side_states(t, sides, high) for t in plan.targets]
+    a_cum = _Cumulative(attacker)
+    t_cums = [_Cumulative(t) for t in targets]
+
+    comparisons = []
+    for target, cum in zip(plan.targets, t_cums):
+        total = a_cum.total * cum.total
+        win = tie_ways = double = 0
+        for value in a_cum.values:
+            ways = a_cum.count[value]
+            win += ways * cum.below(value)
+            tie_ways += ways * cum.at(value)
+            double += ways * cum.below(min(value - 1, value // 2) + 1)    # R8
+        against = 0
+        if not target.is_gm:                                            # only a party wins double
+            for value in cum.values:
+                against += cum.count[value] * a_cum.below(min(value - 1, value // 2) + 1)
+        comparisons.append(ComparisonOdds(
+            plan.attacker.name, target.name, target.value if target.is_gm else None,
+            Chance(win, total), Chance(tie_ways, total), Chance(total - win - tie_ways, total),
+            Chance(double, total), Chance(against, total)))
+
+    # the acting side: its ones, and what it owes for each comparison it loses
+    tallies = [_Tally(plan.attacker, a_cum.total * _product(weight * c.total for c in t_cums))]
+    for value, rows in _by_value(attacker).items():
+        owed = {0: 1}
+        for target, cum in zip(plan.targets, t_cums):
+            step = {0: weight * cum.total} if target.is_gm else cum.owed(value, to_defender, weight)
+            owed = _convolve(owed, step)
+        tallies[0].add(rows, owed)
+    named = [plan.attacker]
+
+    # each target's side: its ones, and what it owes when the action beats it
+    for target, states, cum in zip(plan.targets, targets, t_cums):
+        if target.is_gm:
+            continue
+        tally = _Tally(target, weight * a_cum.total * cum.total)
+        for value, rows in _by_value(states).items():
+            tally.add(rows, a_cum.owed(value, to_actor, weight))
+        tallies.append(tally)
+        named.append(target)
+
+    parties: list[LossTable] = []
+    joint: list[LossTable] = []
+    for side, tally in zip(named, tallies):
+        tables, whole = tally.tables(side)
+        parties += tables
+        if whole is not None:
+            joint.append(whole)
+    return tuple(comparisons), tuple(parties), tuple(joint)
+
+
+def _product(numbers) -> int:
+    out = 1
+    for x in numbers:
+        out *= x
+    return out
+
+
+# ------------------------------------------------------------------ output
+
+def _fraction(chance: Chance) -> str:
+    f = chance.fraction
+    return f"{f.numerator}/{f.denominator}"
+
+
+def _shown(chance: Chance) -> str:
+    """A chance for people: the reduced fraction, or 0."""
+    return _fraction(chance) if chance.count else "0"
+
+
+def _rows(table: LossTable) -> range:
+    """The amounts worth a row: up to the largest one that can happen."""
+    last = max((k for k, c in enumerate(table.counts) if c), default=0)
+    return range(last + 1)
+
+
+def _percent(chance: Chance) -> str:
+    return f"{100 * chance.probability:.2f}%"
+
+
+def _dice(pool: Pool, sides: int) -> str:
+    parts = []
+    if pool.dice:
+        parts.append(f"{pool.dice}d{sides}")
+    if pool.given:
+        parts.append("rolled " + " ".join(map(str, pool.given)))
+    return " + ".join(parts) if parts else "no dice"
+
+
+def _uses(pool: Pool) -> str:
+    bits = []
+    if pool.trait is not None:
+        bits.append(f"{pool.trait} {pool.trait_level}" + ("" if pool.trait_counts else " (not added, R10)"))
+    if pool.treasure is not None:
+        bits.append(f"{pool.treasure} {pool.treasure_value}")
+    if pool.gm:
+        bits.append(f"GM {pool.gm:+d}")
+    return " + ".join(bits) if bits else "no trait or treasure"
+
+
+def _side_value(side: SidePlan, sides: int) -> str:
+    if side.is_gm:
+        return str(side.value)
+    dice = sum(p.dice for p in side.pools)
+    return f"{side.value} + {dice}d{sides}" if dice else str(side.value)
+
+
+def _tie_note(result: Odds) -> str:
+    if result.tie == "half":
+        why = f"the setting's ties: {result.tie_setting}" if result.tie_setting in ("vote", "random") \
+            else "as asked"
+        return (f"a tie counts as half won by each side ({why}; --tie actor or --tie defender "
+                "gives it to one side)")
+    who = "the acting side" if result.tie == "actor" else "the defending side"
+    source = "the setting's ties" if result.tie == result.tie_setting else "--tie"
+    return f"a tie goes to {who} ({source}: {result.tie})"
+
+
+def _comparison_rows(c: ComparisonOdds) -> list[tuple[str, Chance]]:
+    other = "GM" if c.gm_target is not None else c.defender
+    rows = [(f"{c.attacker} wins", c.win), ("tie", c.tie), (f"{other} wins", c.lose),
+            (f"{c.attacker} wins double (R8)", c.attacker_double)]
+    if c.gm_target is None:
+        rows.append((f"{c.defender} wins double (R8)", c.defender_double))
+    return rows
+
+
+def _title(c: ComparisonOdds) -> str:
+    return f"{c.attacker} vs {c.gm_target} (GM target)" if c.gm_target is not None else f"{c.attacker} -> {c.defender}"
+
+
+def _sides_lines(result: Odds) -> list[tuple[str, str, str]]:
+    plan = result.plan
+    rows = []
+    for side in (plan.attacker, *plan.targets):
+        if side.is_gm:
+            rows.append(("GM target", "", str(side.value)))
+            continue
+        for pool in side.pools:
+            if not side.stated:
+                rows.append((pool.party, "no defence (R5)", "0"))
+                continue
+            uses = _uses(pool)
+            rows.append((pool.party, f"{uses}, {_dice(pool, plan.sides)} (at most {pool.cap}, R3)", ""))
+        if side.stated:
+            rows[-1] = (*rows[-1][:2], _side_value(side, plan.sides))
+    return rows
+
+
+def format_text(result: Odds) -> str:
+    """The odds for a terminal."""
+    plan = result.plan
+    out = ["Odds of one exchange, counted exactly over "
+           f"{plan.rolls:,} equally likely rolls", f"  {_one_line(result.action)}"]
+    out += [f"  {_one_line(text)}" for text in result.defences]
+    out += ["", "Sides (R2, R3, R10)"]
+    rows = _sides_lines(result)
+    width = max(len(r[0]) for r in rows)
+    uses_width = max(len(r[1]) for r in rows)
+    for who, uses, value in rows:
+        line = f"  {who:<{width}}  {uses:<{uses_width}}"
+        out.append((line + (f"  value {value}" if value else "")).rstrip())
+    for pid, amount in plan.spent.items():
+        out.append(f"  {pid} spends {amount} quintessence (R4)")
+    out += ["", f"Ties (R11): {_tie_note(result)}"]
+    for c in result.comparisons:
+        out += ["", _title(c)]
+        rows = _comparison_rows(c)
+        label = max(len(r[0]) for r in rows)
+        fractions = [_shown(ch) for _, ch in rows]
+        fw = max(map(len, fractions))
+        for (name, chance), text in zip(rows, fractions):
+            out.append(f"  {name:<{label}}  {text:>{fw}}  {_percent(chance):>7}")
+    out += ["", "Quintessence lost (R6: ones, and 1 + the winner's high dice for the losing side)"]
+    for table in (*result.parties, *result.sides):
+        out.append(f"  {table.name} ({table.available} available, mean {float(table.mean):.2f})")
+        fractions = [_shown(table.chance(k)) for k in _rows(table)]
+        fw = max(map(len, fractions))
+        kw = len(str(len(fractions) - 1))
+        for k, text in enumerate(fractions):
+            out.append(f"    {k:>{kw}}  {text:>{fw}}  {_percent(table.chance(k)):>7}")
+    return "\n".join(out) + "\n"
+
+
+def format_markdown(result: Odds) -> str:
+    """The odds as Markdown tables."""
+    plan = result.plan
+    out = ["# Odds of one exchange", "", "```text", result.action.rstrip("\n"),
+           *(text.rstrip("\n") for text in result.defences), "```", "",
+           f"Counted exactly over {plan.rolls:,} equally likely rolls.", "",
+           "| party | uses and dice | value |", "|---|---|---|"]
+    for who, uses, value in _sides_lines(result):
+        out.append(f"| {who} | {uses} | {value} |")
+    for pid, amount in plan.spent.items():
+        out += ["", f"{pid} spends {amount} quintessence (R4)."]
+    out += ["", f"Ties (R11): {_tie_note(result)}."]
+    for c in result.comparisons:
+        out += ["", f"## {_title(c)}", "", "| outcome | chance | % |", "|---|---:|---:|"]
+        for name, chance in _comparison_rows(c):
+            out.append(f"| {name} | {_shown(chance)} | {_percent(chance)} |")
+    tables = (*result.parties, *result.sides)
+    out += ["", "## Quintessence lost (R6)", "",
+            "| lost | " + " | ".join(t.name for t in tables) + " |",
+            "|---:|" + "---:|" * len(tables)]
+    for k in range(max(len(_rows(t)) for t in tables)):
+        cells = [f"{_shown(t.chance(k))} ({_percent(t.chance(k))})" if k < len(t.counts) else ""
+                 for t in tables]
+        out.append(f"| {k} | " + " | ".join(cells) + " |")
+    out.append("| mean | " + " | ".join(f"{float(t.mean):.2f}" for t in tables) + " |")
+    return "\n".join(out) + "\n"
+
+
+def _exact(chance: Chance) -> dict:
+    return {"fraction": _fraction(chance), "probability": chance.probability}
+
+
+def as_dict(result: Odds) -> dict:
+    """The odds as JSON-ready data: each chance an exact "num/den" and a float."""
+    plan = result.plan
+
+    def side(s: SidePlan) -> dict:
+        if s.is_gm:
+            return {"name": "GM", "gm_target": s.value}
+        return {"name": s.name, "value": s.value, "stated": s.stated,
+                "parties": [{"party": p.party, "trait": p.trait, "trait_level": p.trait_level,
+                             "trait_counts": p.trait_counts, "treasure": p.treasure,
+                             "treasure_value": p.treasure_value, "gm": p.gm, "cap": p.cap, "dice": p.dice,
+                             "given": list(p.given), "value": p.value, "available": p.available}
+                            for p in s.pools]}
+
+    def table(t: LossTable) -> dict:
+        m = t.mean
+        return {"name": t.name, "parties": list(t.parties), "available": t.available,
+                "mean": {"fraction": f"{m.numerator}/{m.denominator}", "probability": float(m)},
+                "lost": [{"lost": k, **_exact(t.chance(k))} for k in range(len(t.counts))]}
+
+    return {
+        "action": result.action, "defences": list(result.defences), "intent": plan.intent,
+        "dice": {"sides": plan.sides, "high": plan.high}, "rolls": plan.rolls,
+        "ties": {"counted": result.tie, "setting": result.tie_setting},
+        "attacker": side(plan.attacker), "targets": [side(t) for t in plan.targets],
+        "spent": dict(plan.spent),
+        "comparisons": [{"attacker": c.attacker, "defender": c.defender, "gm_target": c.gm_target,
+                         "win": _exact(c.win), "tie": _exact(c.tie), "lose": _exact(c.lose),
+                         "attacker_double": _exact(c.attacker_double),
+                         "defender_double": _exact(c.defender_double)} for c in result.comparisons],
+        "losses": {"parties": [table(t) for t in result.parties], "sides": [table(t) for t in result.sides]},
+    }
+
+
+def format_json(result: Odds) -> str:
+    return json.dumps(as_dict(result), indent=2, ensure_ascii=False) + "\n"
+
+
+FORMATS = {"text": format_text, "md": format_markdown, "json": format_json}
+
+
+def _one_line(text: str) -> str:
+    return text.strip("\n").replace("\n", "\n  ")
