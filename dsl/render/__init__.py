@@ -88,6 +88,21 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise _template_error(error, f"error in the template: {error}") from None
 
 
+def render_summary(name: str, context: dict, format: str, filters: dict | None = None) -> str:
+    """A built-in template `NAME.FORMAT.j2` (such as `simulate.md.j2`) rendered in
+    the same sandbox as the logs, with a summary that is not an event log (the
+    report of `drama simulate`) as its context and `filters` as extra filters."""
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    environment, template = _environment(format, name, None)
+    environment.filters.update(filters or {})
+    try:
+        text = environment.get_template(template).render(context)
+    except TemplateError as error:
+        raise _template_error(error, f"error in the template: {error}") from None
+    return _markdown_tidy(text) if format == "md" else text
+
+
 def _environment(fmt: str, as_: str, template) -> tuple[SandboxedEnvironment, str]:
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]

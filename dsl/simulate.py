@@ -1,0 +1,713 @@
+"""`drama simulate`: run a scenario many times with fresh dice and summarise the odds, with 95% confidence intervals.
+
+How it works (docs/simulate.md)
+-------------------------------
+The scenario is loaded, bound, parsed and its includes read in once (per
+process). Run `i` (0 to N-1) is a fresh `Interpreter` on that script with the
+seed `run_seed(S, i)`, lenient ties, and every die the script gives rolled
+afresh (`roll_given`), so a play log simulates as well as a script of `roll`
+forms. Its event log is reduced by `summarise` to a small summary, which is
+added into an `Aggregate`.
+
+Everything an `Aggregate` holds is an integer count (histograms of integer
+values, numbers of runs, the first failing run of each error code), and
+merging two is adding counts or taking a minimum: the same runs give the same
+aggregate in any order, so the result depends on S and N only, never on how
+the runs were spread over processes (`--jobs`).
+
+Statistics (computed once, at the end, from the counts):
+
+- a proportion k/n (a defeat, a branch taken): the Wilson score interval,
+  (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), z = 1.96;
+- a mean of n integer values: mean ± z·s/sqrt(n), s the sample standard
+  deviation (n - 1 in the denominator); with n < 2 there is no interval.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import math
+import os
+import shlex
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from .errors import DramaError
+
+Z = 1.96                    # the normal quantile of a 95% two-sided interval
+CONFIDENCE = 0.95
+REPORT_VERSION = 1
+MAX_CHUNK = 250             # the most runs a worker does before reporting back
+
+
+# ---------------------------------------------------------------------------
+# seeds
+
+def run_seed(seed: int, index: int) -> int:
+    """The engine seed of run `index` of a simulation with seed `seed`: the first
+    63 bits of BLAKE2b("S:i"), so a run's dice depend on S and i only."""
+    digest = hashlib.blake2b(f"{seed}:{index}".encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+# ---------------------------------------------------------------------------
+# the scenario, ready to run
+
+@dataclass
+class Prepared:
+    """A scenario loaded, bound, parsed and expanded once, to be run many times."""
+
+    path: str
+    scenario: object            # loader.Scenario
+    included: object            # includes.Included
+    casts: tuple[str, ...] = ()
+    roles: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def script(self):
+        return self.included.script
+
+    @property
+    def sheets(self):
+        return self.scenario.cast
+
+    def run(self, seed: int) -> list[dict]:
+        """One run's events; a DramaError is raised as `drama run` would print it."""
+        from . import _in_file
+        from .interpreter import Interpreter
+        scenario = self.scenario
+        interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
+                                  lenient=True, roles=scenario.roles, roll_given=True)
+        try:
+            return interpreter.run(self.included.script)
+        except DramaError as error:
+            self.included.add_notes(error)
+            raise _in_file(error, scenario.script)
+
+    def reproduce(self, seed: int) -> str:
+        """The command that replays the run with this engine seed."""
+        words = ["drama", "run", self.path, "--seed", str(seed), "--lenient", "--roll-given"]
+        for cast in self.casts:
+            words += ["--cast", cast]
+        for role, party in self.roles:
+            words += ["--role", f"{role}={party}"]
+        return " ".join(shlex.quote(word) for word in words)
+
+
+def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None) -> Prepared:
+    """Load, bind, parse and expand a scenario. Raises DramaError."""
+    from . import _in_file, load, parse
+    from .includes import expand
+    from .loader import bind
+    casts = tuple(cast or ())
+    roles = dict(roles or {})
+    scenario = bind(load(path), list(casts) or None, roles)
+    source = scenario.script
+    try:
+        script = parse(source.text, source.file, source.line_offset)
+        included = expand(script, os.path.dirname(scenario.path))
+    except DramaError as error:
+        raise _in_file(error, source)
+    return Prepared(str(path), scenario, included, casts, tuple(roles.items()))
+
+
+# ---------------------------------------------------------------------------
+# one run
+
+def summarise(events: Iterable[dict]) -> dict:
+    """A run's event log reduced to what a simulation counts:
+
+    - `dramas`: one entry per dramatic situation begun, in order: `[key,
+      party_ids, rounds, defeated]`; the key is the situation's name, with
+      ` (2)`, ` (3)` ... for a name met again in the same run;
+    - `final`: party id -> `(quintessence, damage_pool)` at the end;
+    - `branches`: `[file, line, taken, condition]` per `if` that ran;
+    - `loops`: `[file, line, passes, ended, bound]` per loop that ended;
+    - `skipped`: `[file, line]` per statement skipped.
+    """
+    dramas: list[list] = []
+    seen: Counter = Counter()
+    current: list | None = None
+    branches: list[tuple] = []
+    loops: list[tuple] = []
+    skipped: list[tuple] = []
+    final: dict[str, tuple[int, int]] = {}
+    for event in events:
+        kind = event["type"]
+        if kind == "exchange" or kind == "action":
+            continue
+        if kind == "defeat":
+            if current is not None:
+                current[3].add(event["party"])
+        elif kind == "round":
+            if current is not None:
+                current[2] = event["round"]
+        elif kind == "drama":
+            name = event["drama"]
+            seen[name] += 1
+            key = name if seen[name] == 1 else f"{name} ({seen[name]})"
+            current = [key, tuple(event["party_ids"]), 1, set()]
+            dramas.append(current)
+        elif kind == "drama_end":
+            if current is not None:
+                current[2] = event["rounds"]
+            current = None
+        elif kind == "branch":
+            branches.append((event["file"], event["line"], event["taken"], event["condition"]))
+        elif kind == "loop":
+            loops.append((event["file"], event["line"], event["passes"], event["ended"], event["bound"]))
+        elif kind == "skipped":
+            skipped.append((event["file"], event["line"]))
+        elif kind == "final":
+            final = {pid: (s["quintessence"], s["damage_pool"]) for pid, s in event["parties"].items()}
+    return {"dramas": [(key, ids, rounds, frozenset(defeated)) for key, ids, rounds, defeated in dramas],
+            "final": final, "branches": branches, "loops": loops, "skipped": skipped}
+
+
+# ---------------------------------------------------------------------------
+# counting
+
+@dataclass
+class Aggregate:
+    """Integer counts over runs; `merge` is order-independent (see the module doc)."""
+
+    completed: int = 0          # runs that went to their end
+    failed: int = 0             # runs stopped by a DramaError
+    # party id -> {"quintessence": Counter(value -> runs), "damage_pool": Counter}
+    final: dict = field(default_factory=dict)
+    # drama key -> {"first": (run, position), "runs": int, "rounds": Counter,
+    #               "in": Counter(pid -> runs), "defeated": Counter(pid -> runs)}
+    dramas: dict = field(default_factory=dict)
+    # (file, line) -> {"evaluations": int, "runs": int,
+    #                  "arms": {taken: [condition, times, runs]}}
+    branches: dict = field(default_factory=dict)
+    # (file, line) -> {"passes": Counter, "ended": Counter, "bound": Counter, "runs": int}
+    loops: dict = field(default_factory=dict)
+    # (file, line) -> [times, runs]
+    skipped: dict = field(default_factory=dict)
+    # error code -> [runs, first run index, its seed, the error as printed, its head line]
+    errors: dict = field(default_factory=dict)
+
+    def add(self, index: int, summary: dict) -> None:
+        """Count one completed run (`index` is its number, for the order of dramas)."""
+        self.completed += 1
+        for pid, (quintessence, pool) in summary["final"].items():
+            counts = self.final.get(pid)
+            if counts is None:
+                counts = self.final[pid] = {"quintessence": Counter(), "damage_pool": Counter()}
+            counts["quintessence"][quintessence] += 1
+            counts["damage_pool"][pool] += 1
+        for position, (key, ids, rounds, defeated) in enumerate(summary["dramas"]):
+            drama = self.dramas.get(key)
+            if drama is None:
+                drama = self.dramas[key] = {"first": (index, position), "runs": 0, "rounds": Counter(),
+                                            "in": Counter(), "defeated": Counter()}
+            elif (index, position) < drama["first"]:
+                drama["first"] = (index, position)
+            drama["runs"] += 1
+            drama["rounds"][rounds] += 1
+            drama["in"].update(ids)
+            drama["defeated"].update(defeated)
+        if summary["branches"]:
+            ran: set = set()
+            taken_here: set = set()
+            for file, line, taken, condition in summary["branches"]:
+                branch = self.branches.get((file, line))
+                if branch is None:
+                    branch = self.branches[(file, line)] = {"evaluations": 0, "runs": 0, "arms": {}}
+                branch["evaluations"] += 1
+                arm = branch["arms"].get(taken)
+                if arm is None:
+                    arm = branch["arms"][taken] = [condition, 0, 0]
+                arm[1] += 1
+                if (file, line) not in ran:
+                    ran.add((file, line))
+                    branch["runs"] += 1
+                if (file, line, taken) not in taken_here:
+                    taken_here.add((file, line, taken))
+                    arm[2] += 1
+        if summary["loops"]:
+            ran = set()
+            for file, line, passes, ended, bound in summary["loops"]:
+                loop = self.loops.get((file, line))
+                if loop is None:
+                    loop = self.loops[(file, line)] = {"passes": Counter(), "ended": Counter(),
+                                                       "bound": Counter(), "runs": 0}
+                loop["passes"][passes] += 1
+                loop["ended"][ended] += 1
+                loop["bound"][bound] += 1
+                if (file, line) not in ran:
+                    ran.add((file, line))
+                    loop["runs"] += 1
+        if summary["skipped"]:
+            ran = set()
+            for where in summary["skipped"]:
+                counts = self.skipped.setdefault(where, [0, 0])
+                counts[0] += 1
+                if where not in ran:
+                    ran.add(where)
+                    counts[1] += 1
+
+    def fail(self, index: int, seed: int, error: DramaError) -> None:
+        """Count a run stopped by `error`; the first run (lowest index) of each code is kept."""
+        self.failed += 1
+        entry = self.errors.get(error.code)
+        if entry is None or index < entry[1]:
+            printed = error.format()
+            self.errors[error.code] = [(entry[0] if entry else 0) + 1, index, seed, printed,
+                                       printed.split("\n", 1)[0]]
+        else:
+            entry[0] += 1
+
+    def merge(self, other: "Aggregate") -> None:
+        self.completed += other.completed
+        self.failed += other.failed
+        for pid, counts in other.final.items():
+            mine = self.final.setdefault(pid, {"quintessence": Counter(), "damage_pool": Counter()})
+            mine["quintessence"].update(counts["quintessence"])
+            mine["damage_pool"].update(counts["damage_pool"])
+        for key, drama in other.dramas.items():
+            mine = self.dramas.get(key)
+            if mine is None:
+                self.dramas[key] = {"first": drama["first"], "runs": drama["runs"],
+                                    "rounds": Counter(drama["rounds"]), "in": Counter(drama["in"]),
+                                    "defeated": Counter(drama["defeated"])}
+                continue
+            mine["first"] = min(mine["first"], drama["first"])
+            mine["runs"] += drama["runs"]
+            mine["rounds"].update(drama["rounds"])
+            mine["in"].update(drama["in"])
+            mine["defeated"].update(drama["defeated"])
+        for where, branch in other.branches.items():
+            mine = self.branches.setdefault(where, {"evaluations": 0, "runs": 0, "arms": {}})
+            mine["evaluations"] += branch["evaluations"]
+            mine["runs"] += branch["runs"]
+            for taken, (condition, times, runs) in branch["arms"].items():
+                arm = mine["arms"].setdefault(taken, [condition, 0, 0])
+                arm[1] += times
+                arm[2] += runs
+        for where, loop in other.loops.items():
+            mine = self.loops.setdefault(where, {"passes": Counter(), "ended": Counter(),
+                                                 "bound": Counter(), "runs": 0})
+            for name in ("passes", "ended", "bound"):
+                mine[name].update(loop[name])
+            mine["runs"] += loop["runs"]
+        for where, (times, runs) in other.skipped.items():
+            counts = self.skipped.setdefault(where, [0, 0])
+            counts[0] += times
+            counts[1] += runs
+        for code, entry in other.errors.items():
+            mine = self.errors.get(code)
+            if mine is None:
+                self.errors[code] = list(entry)
+            else:
+                count = mine[0] + entry[0]
+                if entry[1] < mine[1]:
+                    mine[:] = entry
+                mine[0] = count
+
+
+def run_range(prepared: Prepared, seed: int, start: int, stop: int,
+              progress: Callable[[int], None] | None = None, interrupt: "_Interrupt | None" = None) -> Aggregate:
+    """Runs start..stop-1 of a simulation with seed `seed`, counted into one Aggregate.
+
+    `progress(1)` is called after each run. Between two runs, a Ctrl-C caught
+    by `interrupt` (or a KeyboardInterrupt raised by `progress`) stops the loop:
+    the KeyboardInterrupt propagates with the runs counted so far in its
+    `aggregate` attribute."""
+    aggregate = Aggregate()
+    was_enabled = gc.isenabled()
+    gc.disable()                # the runs make no cycles but their errors; collected now and then
+    try:
+        for index in range(start, stop):
+            if interrupt is not None and interrupt.hit:
+                raise KeyboardInterrupt
+            engine_seed = run_seed(seed, index)
+            try:
+                events = prepared.run(engine_seed)
+            except DramaError as error:
+                aggregate.fail(index, engine_seed, error)
+            else:
+                aggregate.add(index, summarise(events))
+            if index % 1000 == 999:
+                gc.collect(0)
+            if progress is not None:
+                progress(1)
+    except KeyboardInterrupt as stopped:
+        stopped.aggregate = aggregate
+        raise
+    finally:
+        if was_enabled:
+            gc.enable()
+    return aggregate
+
+
+class _Interrupt:
+    """While active, Ctrl-C (SIGINT) only sets `hit`: the loops stop between two
+    runs, so that no run is ever half counted. Outside the main thread (where
+    signals cannot be caught) it does nothing and Ctrl-C raises as usual."""
+
+    def __init__(self):
+        self.hit = False
+        self._previous = None
+
+    def __enter__(self) -> "_Interrupt":
+        import signal
+        import threading
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        self.hit = True
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            import signal
+            signal.signal(signal.SIGINT, self._previous)
+
+
+# ---------------------------------------------------------------------------
+# several processes
+
+_WORKER: dict = {}
+
+
+def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...]) -> None:
+    """Each worker loads and parses the scenario once; Ctrl-C is the parent's to handle."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER["prepared"] = prepare(path, casts, dict(roles))
+
+
+def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, Aggregate]:
+    seed, start, stop = task
+    return stop - start, run_range(_WORKER["prepared"], seed, start, stop)
+
+
+def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
+    """The runs cut into ranges: about 8 per process, at most MAX_CHUNK runs each."""
+    size = max(1, min(MAX_CHUNK, -(-runs // (jobs * 8))))
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], jobs: int,
+                  progress: Callable[[int], None] | None, interrupt: _Interrupt) -> tuple[Aggregate, bool]:
+    """The ranges spread over a pool of `jobs` worker processes; the parent adds up
+    what they send back. On Ctrl-C the workers are stopped and the chunks they
+    were running are dropped."""
+    import multiprocessing
+    total = Aggregate()
+    pool = multiprocessing.Pool(jobs, initializer=_worker_start,
+                                initargs=(prepared.path, prepared.casts, prepared.roles))
+    try:
+        results = pool.imap_unordered(_worker_chunk, [(seed, a, b) for a, b in ranges])
+        left = len(ranges)
+        while left:
+            if interrupt.hit:
+                raise KeyboardInterrupt
+            try:
+                count, part = results.next(timeout=0.05)
+            except multiprocessing.TimeoutError:
+                continue
+            left -= 1
+            total.merge(part)
+            if progress is not None:
+                progress(count)
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        return total, True
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return total, False
+
+
+@dataclass
+class Simulation:
+    """What `simulate` returns: the counts, and how the simulation went."""
+
+    prepared: Prepared
+    seed: int
+    runs: int                   # the runs asked for
+    aggregate: Aggregate
+    interrupted: bool = False
+    seconds: float = 0.0        # wall time (never written into a report)
+
+    def report(self) -> dict:
+        return report(self)
+
+
+def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
+             progress: Callable[[int], None] | None = None) -> Simulation:
+    """Run `prepared` `runs` times (runs 0..runs-1 with the seeds of `run_seed`)
+    over `jobs` processes (1: in this process; 0: one per CPU).
+
+    `progress(k)` is called as k more runs are done. A KeyboardInterrupt (Ctrl-C,
+    or raised by `progress`) stops the workers; the runs completed so far are
+    returned, with `interrupted` set."""
+    if runs < 1:
+        raise ValueError("runs must be 1 or more")
+    if jobs < 0:
+        raise ValueError("jobs must be 0 or more")
+    jobs = jobs or os.cpu_count() or 1
+    began = time.perf_counter()
+    total = Aggregate()
+    interrupted = False
+    ranges = chunks(runs, jobs)
+    jobs = min(jobs, len(ranges))
+    with _Interrupt() as interrupt:
+        if jobs == 1:
+            try:
+                total = run_range(prepared, seed, 0, runs, progress, interrupt)
+            except KeyboardInterrupt as stopped:
+                total = getattr(stopped, "aggregate", total)
+                interrupted = True
+        else:
+            total, interrupted = _in_processes(prepared, seed, ranges, jobs, progress, interrupt)
+    return Simulation(prepared, seed, runs, total, interrupted, time.perf_counter() - began)
+
+
+# ---------------------------------------------------------------------------
+# statistics
+
+def wilson(k: int, n: int, z: float = Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def proportion(k: int, n: int) -> dict:
+    low, high = wilson(k, n)
+    return {"count": k, "of": n, "p": _r(k / n) if n else None, "ci": [_r(low), _r(high)]}
+
+
+def distribution(counts: Mapping[int, int]) -> dict:
+    """Mean with its interval, standard deviation, range and histogram of integer values."""
+    n = sum(counts.values())
+    if n == 0:
+        return {"n": 0, "mean": None, "sd": None, "ci": None, "min": None, "max": None, "histogram": []}
+    s1 = sum(value * times for value, times in counts.items())
+    s2 = sum(value * value * times for value, times in counts.items())
+    mean = s1 / n
+    if n > 1:
+        variance = (n * s2 - s1 * s1) / (n * (n - 1))        # exact in integers up to the division
+        sd = math.sqrt(max(0.0, variance))
+        half = Z * sd / math.sqrt(n)
+        ci = [_r(mean - half), _r(mean + half)]
+    else:
+        sd, ci = None, None
+    return {"n": n, "mean": _r(mean), "sd": _r(sd) if sd is not None else None, "ci": ci,
+            "min": min(counts), "max": max(counts),
+            "histogram": [[value, counts[value]] for value in sorted(counts)]}
+
+
+def _r(x: float) -> float:
+    return round(x, 4)
+
+
+def report(simulation: Simulation) -> dict:
+    """The summary as plain data (what `--format json` prints): no timings, so the
+    same seed and runs give the same report, whatever the number of processes."""
+    prepared, total = simulation.prepared, simulation.aggregate
+    scenario = prepared.scenario
+    completed = total.completed
+    parties = []
+    for sheet in prepared.sheets:
+        counts = total.final.get(sheet.id, {"quintessence": Counter(), "damage_pool": Counter()})
+        parties.append({"id": sheet.id, "name": sheet.name, "maximum": sheet.quintessence,
+                        "quintessence": distribution(counts["quintessence"]),
+                        "damage_pool": distribution(counts["damage_pool"])})
+    order = {sheet.id: index for index, sheet in enumerate(prepared.sheets)}
+    dramas = []
+    for key, drama in sorted(total.dramas.items(), key=lambda item: (item[1]["first"], item[0])):
+        dramas.append({
+            "name": key, "runs": proportion(drama["runs"], completed),
+            "rounds": distribution(drama["rounds"]),
+            "defeat": [{"party": pid, **proportion(drama["defeated"][pid], drama["in"][pid])}
+                       for pid in sorted(drama["in"], key=lambda pid: (order.get(pid, len(order)), pid))],
+        })
+    branches = []
+    for (file, line), branch in sorted(total.branches.items()):
+        arms = sorted(branch["arms"].items(), key=lambda item: (item[0] is None, item[0] or 0))
+        branches.append({
+            "file": file, "line": line, "evaluations": branch["evaluations"],
+            "runs": proportion(branch["runs"], completed),
+            "arms": [{"taken": taken, "condition": condition,
+                      "times": proportion(times, branch["evaluations"]),
+                      "runs": proportion(runs, branch["runs"])}
+                     for taken, (condition, times, runs) in arms],
+        })
+    loops = []
+    for (file, line), loop in sorted(total.loops.items()):
+        executions = sum(loop["passes"].values())
+        loops.append({
+            "file": file, "line": line, "executions": executions, "runs": proportion(loop["runs"], completed),
+            "passes": distribution(loop["passes"]),
+            "ended": {why: proportion(loop["ended"][why], executions) for why in ("until", "count", "bound")},
+            "bound": sorted(loop["bound"]),
+        })
+    skipped = [{"file": file, "line": line, "times": times, "runs": proportion(runs, completed)}
+               for (file, line), (times, runs) in sorted(total.skipped.items())]
+    errors = [{"code": code, "runs": entry[0], "error": entry[4], "printed": entry[3],
+               "first_run": entry[1], "seed": entry[2], "reproduce": prepared.reproduce(entry[2])}
+              for code, entry in sorted(total.errors.items(), key=lambda item: (item[1][1], item[0]))]
+    return {
+        "version": REPORT_VERSION,
+        "title": scenario.title, "scenario": prepared.path,
+        "seed": simulation.seed, "runs": simulation.runs,
+        "done": completed + total.failed, "completed": completed, "failed": total.failed,
+        "interrupted": simulation.interrupted, "confidence": CONFIDENCE,
+        "parties": parties, "dramas": dramas, "branches": branches, "loops": loops,
+        "skipped": skipped, "errors": errors,
+    }
+
+
+# ---------------------------------------------------------------------------
+# output
+
+FORMATS = ("text", "md", "json", "html")
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def to_json(data: dict) -> str:
+    """The report as JSON: indented, with each list of numbers (a histogram, an
+    interval) on one line."""
+    def dump(value, indent: str) -> str:
+        if isinstance(value, dict):
+            if not value:
+                return "{}"
+            inner = indent + "  "
+            items = [f"{inner}{json.dumps(key, ensure_ascii=False)}: {dump(item, inner)}"
+                     for key, item in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+        if isinstance(value, list):
+            if all(not isinstance(item, (dict, list)) or
+                   (isinstance(item, list) and all(not isinstance(x, (dict, list)) for x in item))
+                   for item in value):
+                return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+            inner = indent + "  "
+            return "[\n" + ",\n".join(inner + dump(item, inner) for item in value) + "\n" + indent + "]"
+        return json.dumps(value, ensure_ascii=False)
+    return dump(data, "") + "\n"
+
+
+def bins(histogram: list, most: int = 40) -> list[list[int]]:
+    """A histogram of integer values as `[low, high, count]` bars covering min..max
+    without gaps: one bar per value, or per range of values when there are more
+    than `most`."""
+    if not histogram:
+        return []
+    counts = dict((value, count) for value, count in histogram)
+    low, high = histogram[0][0], histogram[-1][0]
+    width = max(1, -(-(high - low + 1) // most))
+    out = []
+    for start in range(low, high + 1, width):
+        stop = min(start + width - 1, high)
+        out.append([start, stop, sum(counts.get(v, 0) for v in range(start, stop + 1))])
+    return out
+
+
+def spark(histogram: list, most: int = 30) -> str:
+    """A histogram as a line of block characters (a blank for no runs)."""
+    bars = bins(histogram, most)
+    top = max((count for _, _, count in bars), default=0)
+    if not top:
+        return ""
+    return "".join(" " if not count else SPARKS[min(len(SPARKS) - 1, (count * len(SPARKS) - 1) // top)]
+                   for _, _, count in bars)
+
+
+def svg_bars(dist: dict, width: int = 320, height: int = 120) -> dict:
+    """The geometry of a histogram's inline SVG: bars, axis labels and the mean."""
+    bars = bins(dist["histogram"], 40)
+    left, right, top, bottom = 8, width - 8, 8, height - 22
+    if not bars:
+        return {"width": width, "height": height, "bars": [], "labels": [], "mean_x": None,
+                "left": left, "right": right, "top": top, "bottom": bottom}
+    tallest = max(count for _, _, count in bars)
+    step = min((right - left) / len(bars), 24)          # a few values: narrow bars, centred
+    left = left + ((right - left) - step * len(bars)) / 2
+    shapes = []
+    for index, (low, high, count) in enumerate(bars):
+        h = (bottom - top) * count / tallest if tallest else 0
+        shapes.append({"x": round(left + index * step + 1, 1), "y": round(bottom - h, 1),
+                       "w": round(max(1.0, step - 2), 1), "h": round(h, 1), "count": count,
+                       "label": str(low) if low == high else f"{low}–{high}"})
+    every = max(1, -(-len(bars) // 10))
+    labels = [{"x": round(left + (i + 0.5) * step, 1), "text": shapes[i]["label"]}
+              for i in range(0, len(bars), every)]
+    first = bars[0][0]
+    span = bars[-1][1] + 1 - first
+    mean_x = round(left + (dist["mean"] - first + 0.5) / span * step * len(bars), 1)
+    return {"width": width, "height": height, "bars": shapes, "labels": labels, "mean_x": mean_x,
+            "left": 8, "right": right, "top": top, "bottom": bottom}
+
+
+def _number(x) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return f"{x:,.2f}"
+
+
+def _percent(p) -> str:
+    return "–" if p is None else f"{100 * p:.1f}%"
+
+
+def _interval(ci, percent: bool = False) -> str:
+    if not ci:
+        return "[–]"
+    if percent:
+        return f"[{_fixed(100 * ci[0], 1)}, {_fixed(100 * ci[1], 1)}]"
+    return f"[{_fixed(ci[0], 2)}, {_fixed(ci[1], 2)}]"
+
+
+def _fixed(x: float, places: int) -> str:
+    """`x` with `places` decimals, never `-0.00`."""
+    text = f"{x:,.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.,") else text
+
+
+def _table(rows: list[list], align: str = "") -> str:
+    """Rows of cells as aligned text columns (`align`: one `l` or `r` per column)."""
+    rows = [[str(cell) for cell in row] for row in rows]
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(max(map(len, rows)))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            right = i < len(align) and align[i] == "r"
+            cells.append(cell.rjust(widths[i]) if right else cell.ljust(widths[i]))
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+FILTERS = {"number": _number, "percent": _percent, "interval": _interval, "spark": spark,
+           "svg_bars": svg_bars, "table": _table}
+
+
+def render(data: dict, fmt: str = "text") -> str:
+    """The report as text (a terminal table), Markdown, JSON or HTML (with
+    histograms as inline SVG)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
+    if fmt == "json":
+        return to_json(data)
+    from .render import render_summary
+    return render_summary("simulate", {"r": data, "title": data["title"]}, fmt, FILTERS)
