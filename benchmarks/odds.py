@@ -8,9 +8,9 @@ Each measurement of `drama odds` runs in a fresh Python process, which reports:
 
 - start-up: importing the command and the package, loading the scenario, and
   the parser's first parse (Lark's cached grammar);
-- first call: `dsl.odds.odds(...)` once, in that fresh process (reading the
-  action and the defence, planning the exchange through the interpreter and
-  the engine, counting): the figure the goal is about;
+- first call: what `dsl.odds.odds(...)` does, once, in that fresh process:
+  reading the action and the defence (the parser), planning the exchange
+  (the interpreter and the engine), counting; the figure the goal is about;
 - again: the same call repeated with the pools' caches cleared (median of 20);
 - counting: `dsl.odds.compute` alone (median of 20, caches cleared).
 
@@ -70,22 +70,28 @@ CHILD = r"""
 import json, statistics, sys, time
 t0 = time.perf_counter()
 import dsl.cli, dsl.odds
-from dsl import load
+from dsl import load, nodes
 from dsl.parser import parse
-from dsl.odds import odds, compute, pool_distribution, _sums
+from dsl.odds import compute, odds, plan_exchange, pool_distribution, read_statement, tie_rule, _sums
 scenario = load(sys.argv[1])
 parse("round\n", "<warm-up>")
 t1 = time.perf_counter()
-result = odds(scenario, sys.argv[2], [sys.argv[3]])
+# the first call, step by step: what odds() does
+action = read_statement(sys.argv[2], "<action>", nodes.Action, "aggressive action")
+defence = read_statement(sys.argv[3], "<defence>", nodes.Defence, "defence")
 t2 = time.perf_counter()
+plan = plan_exchange(scenario, action, [defence])
+t3 = time.perf_counter()
+compute(plan, tie_rule(scenario.setting.ties))
+t4 = time.perf_counter()
 again, counting = [], []
 for _ in range(20):
     pool_distribution.cache_clear(); _sums.cache_clear()
     t = time.perf_counter(); odds(scenario, sys.argv[2], [sys.argv[3]]); again.append(time.perf_counter() - t)
     pool_distribution.cache_clear(); _sums.cache_clear()
-    t = time.perf_counter(); compute(result.plan, "half"); counting.append(time.perf_counter() - t)
-print(json.dumps({"startup": t1 - t0, "first": t2 - t1, "again": statistics.median(again),
-                  "counting": statistics.median(counting)}))
+    t = time.perf_counter(); compute(plan, "half"); counting.append(time.perf_counter() - t)
+print(json.dumps({"startup": t1 - t0, "first": t4 - t1, "read": t2 - t1, "plan": t3 - t2, "count": t4 - t3,
+                  "again": statistics.median(again), "counting": statistics.median(counting)}))
 """
 
 
@@ -149,22 +155,17 @@ def icepool_lean(dice: int, available: tuple[int, int]):
     value_a, value_d = 10 + dice @ icepool.d6, 10 + dice @ icepool.d6
     win, tie, lose = value_a > value_d, value_a == value_d, value_a < value_d
 
-    def attacker_loss(own, other):
-        if own[0] > other[0]:
-            return min(available[0], own[1])
-        if own[0] < other[0]:
-            return min(available[0], own[1] + 1 + other[1])
-        return icepool.Die([min(available[0], own[1]), min(available[0], own[1] + 1 + other[1])])
+    def loss(available):
+        def lost(own, other):                # own (sum, ones) against other (sum, high dice)
+            if own[0] > other[0]:
+                return min(available, own[1])
+            if own[0] < other[0]:
+                return min(available, own[1] + 1 + other[1])
+            return icepool.Die([min(available, own[1]), min(available, own[1] + 1 + other[1])])
+        return lost
 
-    def defender_loss(own, other):
-        if own[0] > other[0]:
-            return min(available[1], own[1])
-        if own[0] < other[0]:
-            return min(available[1], own[1] + 1 + other[1])
-        return icepool.Die([min(available[1], own[1]), min(available[1], own[1] + 1 + other[1])])
-
-    lost_a = icepool.map(attacker_loss, sum_ones, sum_highs)
-    lost_d = icepool.map(defender_loss, sum_ones, sum_highs)
+    lost_a = icepool.map(loss(available[0]), sum_ones, sum_highs)
+    lost_d = icepool.map(loss(available[1]), sum_ones, sum_highs)
     return win, tie, lose, lost_a, lost_d
 
 
@@ -206,6 +207,9 @@ def main() -> None:
         print(f"  start-up (imports, scenario, grammar):  {ours['startup'] * 1000:8.1f} ms")
         print(f"  first call, fresh process:              {ours['first'] * 1000:8.1f} ms"
               f"  (slowest of {args.runs}: {ours['first_max'] * 1000:.1f} ms)")
+        print(f"    reading the texts (parser):           {ours['read'] * 1000:8.1f} ms")
+        print(f"    planning (interpreter and engine):    {ours['plan'] * 1000:8.1f} ms")
+        print(f"    counting:                             {ours['count'] * 1000:8.1f} ms")
         print(f"  again, caches cleared:                  {ours['again'] * 1000:8.1f} ms")
         print(f"  counting alone (dsl.odds.compute):      {ours['counting'] * 1000:8.1f} ms")
         print(f"  whole command as a process:             {ours['process'] * 1000:8.1f} ms"

@@ -320,7 +320,13 @@ def pool_distribution(dice: int, sides: int = 6, high: int = 6) -> dict[tuple[in
 
 def _side_states(side: SidePlan, sides: int, high: int) -> dict[tuple[int, int, tuple[int, ...]], int]:
     """The side's outcomes: (value, the side's high dice, each party's ones) -> ways (R2, R6, R10)."""
-    states = {(side.value, sum(1 for p in side.pools for d in p.given if d >= high), ()): 1}
+    given_highs = sum(1 for p in side.pools for d in p.given if d >= high)
+    if len(side.pools) == 1:
+        (pool,) = side.pools
+        value, ones = side.value, pool.given.count(1)
+        return {(value + s, given_highs + h, (ones + o,)): w
+                for (s, o, h), w in pool_distribution(pool.dice, sides, high).items()}
+    states = {(side.value, given_highs, ()): 1}
     for pool in side.pools:
         given_ones = pool.given.count(1)
         merged: dict = {}
@@ -333,15 +339,23 @@ def _side_states(side: SidePlan, sides: int, high: int) -> dict[tuple[int, int, 
 
 
 class _Cumulative:
-    """A side's outcomes by value, with running totals, for counting what beats a value."""
+    """A side's outcomes by value, with running totals, for counting what beats a
+    value; and by value and each party's ones (`rows`), for what the side loses."""
 
     def __init__(self, states: dict[tuple[int, int, tuple[int, ...]], int]):
         by_value: dict[int, dict[int, int]] = {}
+        self.rows: dict[int, dict[tuple[int, ...], int]] = {}
         top = 0
-        for (value, highs, _), ways in states.items():
-            row = by_value.setdefault(value, {})
+        for (value, highs, ones), ways in states.items():
+            row = by_value.get(value)
+            if row is None:
+                row = by_value[value] = {}
+                self.rows[value] = {}
             row[highs] = row.get(highs, 0) + ways
-            top = max(top, highs)
+            rows = self.rows[value]
+            rows[ones] = rows.get(ones, 0) + ways
+            if highs > top:
+                top = highs
         self.values = sorted(by_value)
         self.count = {v: sum(row.values()) for v, row in by_value.items()}
         self.prefix = [0]                     # prefix[i]: outcomes of the i lowest values
@@ -406,63 +420,67 @@ def _spread(available: Sequence[int], ones: Sequence[int], owed: int) -> list[in
 class _Tally:
     """Loss counts for the parties of one side and for the side as a whole.
 
-    A side of one party loses min(available, ones + owed): for each value of
-    the side, the distribution of its ones and that of what it owes are
-    multiplied as polynomials packed into Python integers, and the products
-    are added up; the sum is unpacked once at the end."""
+    What a side owes, for one value of the side, is packed into one Python
+    integer (a polynomial: the count of owing k in the k-th digit), so that
+    adding up over values is integer arithmetic. A side of one party loses
+    min(available, ones + owed): its ones are packed too, and multiplying the
+    two polynomials adds ones and owed. A side of several parties keeps one
+    polynomial per combination of its parties' ones, spread at the end."""
 
     def __init__(self, side: SidePlan, total: int):
+        self.side = side
         self.available = [p.available for p in side.pools]
-        self.parties = [[0] * (a + 1) for a in self.available]
-        self.whole = [0] * (sum(self.available) + 1)
         self.total = total
         self.bits = total.bit_length() + 1          # room for any sum of counts
-        self.packed = 0
         self.single = len(side.pools) == 1
+        self.packed = 0                              # one party: losses before the cap
+        self.by_ones: dict[tuple[int, ...], int] = {}  # several: what is owed, by each party's ones
 
     def add(self, rows: dict[tuple[int, ...], int], owed: dict[int, int]) -> None:
         """Outcomes of one value of the side: `rows` (each party's ones -> ways)
         against `owed` (what the side owes beyond its ones -> ways)."""
+        bits = self.bits
+        debt = 0
+        for amount, ways in owed.items():
+            debt += ways << (bits * amount)
         if self.single:
-            bits = self.bits
             ones = 0
             for (rolled,), ways in rows.items():
                 ones += ways << (bits * rolled)
-            debt = 0
-            for amount, ways in owed.items():
-                debt += ways << (bits * amount)
             self.packed += ones * debt
             return
+        by_ones = self.by_ones
         for ones, ways in rows.items():
-            for amount, w in owed.items():
-                lost = _spread(self.available, ones, amount)
-                for counts, k in zip(self.parties, lost):
-                    counts[k] += ways * w
-                self.whole[sum(lost)] += ways * w
+            by_ones[ones] = by_ones.get(ones, 0) + ways * debt
 
-    def tables(self, side: SidePlan) -> tuple[list[LossTable], LossTable | None]:
+    def _digits(self, packed: int):
+        """(k, count) for each digit of a packed polynomial."""
+        mask, bits, k = (1 << self.bits) - 1, self.bits, 0
+        while packed:
+            if packed & mask:
+                yield k, packed & mask
+            packed >>= bits
+            k += 1
+
+    def tables(self) -> tuple[list[LossTable], LossTable | None]:
+        side = self.side
+        counts = [[0] * (a + 1) for a in self.available]
+        whole = [0] * (sum(self.available) + 1)
         if self.single:
-            have, counts = self.available[0], self.parties[0]
-            mask, bits, packed, owed = (1 << self.bits) - 1, self.bits, self.packed, 0
-            while packed:
-                counts[min(have, owed)] += packed & mask
-                packed >>= bits
-                owed += 1
-        parties = [LossTable(pool.party, (pool.party,), pool.available, tuple(counts), self.total)
-                   for pool, counts in zip(side.pools, self.parties)]
+            for lost, ways in self._digits(self.packed):
+                counts[0][min(self.available[0], lost)] += ways
+        for ones, packed in self.by_ones.items():
+            for amount, ways in self._digits(packed):
+                lost = _spread(self.available, ones, amount)
+                for row, k in zip(counts, lost):
+                    row[k] += ways
+                whole[sum(lost)] += ways
+        parties = [LossTable(pool.party, (pool.party,), pool.available, tuple(row), self.total)
+                   for pool, row in zip(side.pools, counts)]
         if self.single:
             return parties, None
         return parties, LossTable(side.name, tuple(p.party for p in side.pools), sum(self.available),
-                                  tuple(self.whole), self.total)
-
-
-def _by_value(states: dict[tuple[int, int, tuple[int, ...]], int]) -> dict[int, dict[tuple[int, ...], int]]:
-    """A side's outcomes as value -> (each party's ones -> ways)."""
-    out: dict[int, dict[tuple[int, ...], int]] = {}
-    for (value, _, ones), ways in states.items():
-        row = out.setdefault(value, {})
-        row[ones] = row.get(ones, 0) + ways
-    return out
+                                  tuple(whole), self.total)
 
 
 def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], tuple[LossTable, ...],
@@ -479,10 +497,8 @@ def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], 
     # every outcome weighs `weight`; a tie gives `to_actor` of it to the actor, the rest to the defender
     weight, to_actor = {"actor": (1, 1), "defender": (1, 0), "half": (2, 1)}[tie]
     to_defender = weight - to_actor
-    attacker = _side_states(plan.attacker, sides, high)
-    targets = [_side_states(t, sides, high) for t in plan.targets]
-    a_cum = _Cumulative(attacker)
-    t_cums = [_Cumulative(t) for t in targets]
+    a_cum = _Cumulative(_side_states(plan.attacker, sides, high))
+    t_cums = [_Cumulative(_side_states(t, sides, high)) for t in plan.targets]
 
     comparisons = []
     for target, cum in zip(plan.targets, t_cums):
@@ -504,28 +520,26 @@ def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], 
 
     # the acting side: its ones, and what it owes for each comparison it loses
     tallies = [_Tally(plan.attacker, a_cum.total * _product(weight * c.total for c in t_cums))]
-    for value, rows in _by_value(attacker).items():
+    for value, rows in a_cum.rows.items():
         owed = {0: 1}
         for target, cum in zip(plan.targets, t_cums):
             step = {0: weight * cum.total} if target.is_gm else cum.owed(value, to_defender, weight)
             owed = _convolve(owed, step)
         tallies[0].add(rows, owed)
-    named = [plan.attacker]
 
     # each target's side: its ones, and what it owes when the action beats it
-    for target, states, cum in zip(plan.targets, targets, t_cums):
+    for target, cum in zip(plan.targets, t_cums):
         if target.is_gm:
             continue
         tally = _Tally(target, weight * a_cum.total * cum.total)
-        for value, rows in _by_value(states).items():
+        for value, rows in cum.rows.items():
             tally.add(rows, a_cum.owed(value, to_actor, weight))
         tallies.append(tally)
-        named.append(target)
 
     parties: list[LossTable] = []
     joint: list[LossTable] = []
-    for side, tally in zip(named, tallies):
-        tables, whole = tally.tables(side)
+    for tally in tallies:
+        tables, whole = tally.tables()
         parties += tables
         if whole is not None:
             joint.append(whole)
@@ -547,8 +561,14 @@ def _fraction(chance: Chance) -> str:
 
 
 def _shown(chance: Chance) -> str:
-    """A chance for people: the reduced fraction, or 0."""
-    return _fraction(chance) if chance.count else "0"
+    """A chance for people: the reduced fraction, or 0 or 1."""
+    f = chance.fraction
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def _md(text: str) -> str:
+    """Text for a Markdown table cell."""
+    return text.replace("|", "\\|")
 
 
 def _rows(table: LossTable) -> range:
@@ -585,7 +605,9 @@ def _side_value(side: SidePlan, sides: int) -> str:
     if side.is_gm:
         return str(side.value)
     dice = sum(p.dice for p in side.pools)
-    return f"{side.value} + {dice}d{sides}" if dice else str(side.value)
+    if not dice:
+        return str(side.value)
+    return f"{dice}d{sides}" if side.value == 0 else f"{side.value} + {dice}d{sides}"
 
 
 def _tie_note(result: Odds) -> str:
@@ -599,12 +621,16 @@ def _tie_note(result: Odds) -> str:
     return f"a tie goes to {who} ({source}: {result.tie})"
 
 
+def _wins(name: str) -> str:
+    return f"{name} {'win' if ' & ' in name else 'wins'}"
+
+
 def _comparison_rows(c: ComparisonOdds) -> list[tuple[str, Chance]]:
     other = "GM" if c.gm_target is not None else c.defender
-    rows = [(f"{c.attacker} wins", c.win), ("tie", c.tie), (f"{other} wins", c.lose),
-            (f"{c.attacker} wins double (R8)", c.attacker_double)]
+    rows = [(_wins(c.attacker), c.win), ("tie", c.tie), (_wins(other), c.lose),
+            (f"{_wins(c.attacker)} double (R8)", c.attacker_double)]
     if c.gm_target is None:
-        rows.append((f"{c.defender} wins double (R8)", c.defender_double))
+        rows.append((f"{_wins(c.defender)} double (R8)", c.defender_double))
     return rows
 
 
@@ -613,21 +639,31 @@ def _title(c: ComparisonOdds) -> str:
 
 
 def _sides_lines(result: Odds) -> list[tuple[str, str, str]]:
+    """(who, what it uses and rolls, the side's value) for each party, and a row
+    for each side of several parties."""
     plan = result.plan
     rows = []
     for side in (plan.attacker, *plan.targets):
         if side.is_gm:
             rows.append(("GM target", "", str(side.value)))
-            continue
-        for pool in side.pools:
-            if not side.stated:
-                rows.append((pool.party, "no defence (R5)", "0"))
-                continue
-            uses = _uses(pool)
-            rows.append((pool.party, f"{uses}, {_dice(pool, plan.sides)} (at most {pool.cap}, R3)", ""))
-        if side.stated:
-            rows[-1] = (*rows[-1][:2], _side_value(side, plan.sides))
+        elif not side.stated:
+            rows.append((side.name, "no defence (R5)", "0"))
+        elif len(side.pools) == 1:
+            pool = side.pools[0]
+            rows.append((pool.party, _effort(pool, plan.sides), _side_value(side, plan.sides)))
+        else:
+            rows += [(pool.party, _effort(pool, plan.sides), "") for pool in side.pools]
+            rows.append((side.name, "together (R10)", _side_value(side, plan.sides)))
     return rows
+
+
+def _effort(pool: Pool, sides: int) -> str:
+    return f"{_uses(pool)}, {_dice(pool, sides)} (at most {pool.cap}, R3)"
+
+
+def _spending(plan: Plan) -> list[str]:
+    return [f"{pid} spends {amount} quintessence on qualifiers and extra targets (R4)"
+            for pid, amount in plan.spent.items()]
 
 
 def format_text(result: Odds) -> str:
@@ -643,8 +679,7 @@ def format_text(result: Odds) -> str:
     for who, uses, value in rows:
         line = f"  {who:<{width}}  {uses:<{uses_width}}"
         out.append((line + (f"  value {value}" if value else "")).rstrip())
-    for pid, amount in plan.spent.items():
-        out.append(f"  {pid} spends {amount} quintessence (R4)")
+    out += [f"  {line}" for line in _spending(plan)]
     out += ["", f"Ties (R11): {_tie_note(result)}"]
     for c in result.comparisons:
         out += ["", _title(c)]
@@ -673,17 +708,17 @@ def format_markdown(result: Odds) -> str:
            f"Counted exactly over {plan.rolls:,} equally likely rolls.", "",
            "| party | uses and dice | value |", "|---|---|---|"]
     for who, uses, value in _sides_lines(result):
-        out.append(f"| {who} | {uses} | {value} |")
-    for pid, amount in plan.spent.items():
-        out += ["", f"{pid} spends {amount} quintessence (R4)."]
+        out.append(f"| {_md(who)} | {_md(uses)} | {value} |")
+    for line in _spending(plan):
+        out += ["", f"{line}."]
     out += ["", f"Ties (R11): {_tie_note(result)}."]
     for c in result.comparisons:
-        out += ["", f"## {_title(c)}", "", "| outcome | chance | % |", "|---|---:|---:|"]
+        out += ["", f"## {_md(_title(c))}", "", "| outcome | chance | % |", "|---|---:|---:|"]
         for name, chance in _comparison_rows(c):
-            out.append(f"| {name} | {_shown(chance)} | {_percent(chance)} |")
+            out.append(f"| {_md(name)} | {_shown(chance)} | {_percent(chance)} |")
     tables = (*result.parties, *result.sides)
     out += ["", "## Quintessence lost (R6)", "",
-            "| lost | " + " | ".join(t.name for t in tables) + " |",
+            "| lost | " + " | ".join(_md(t.name) for t in tables) + " |",
             "|---:|" + "---:|" * len(tables)]
     for k in range(max(len(_rows(t)) for t in tables)):
         cells = [f"{_shown(t.chance(k))} ({_percent(t.chance(k))})" if k < len(t.counts) else ""

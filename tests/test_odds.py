@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ERROR_HEAD, assert_caret, drama, make_scenario, only_error_lines, printed_errors, write
+from conftest import (EMBERFALL_CAST, ERROR_HEAD, assert_caret, drama, make_scenario, only_error_lines,
+                      printed_errors, write)
 from dsl import load
 from dsl.engine import Action, Defence, Game, Part, SeededDice, Throw
-from dsl.odds import ACTION_FILE, TIE_CHOICES, Odds, odds, pool_distribution
+from dsl.odds import TIE_CHOICES, Odds, odds, pool_distribution
 
 SETTING = """\
 name: Odds
@@ -30,33 +31,9 @@ dice: {sides: 6, high: 6}
 ties: vote
 """
 
-CAST = """\
-parties:
-  Kara:
-    name: Kara the Ember-Witch
-    quintessence: 6
-    traits: {Sorcery: 3, Agility: 1}
-    treasures: {Ember Staff: 2, Lucky Coin: 1}
-    moves:
-      fireball: Sorcery + Ember Staff
-  Bren:
-    name: Bren Ironhand
-    quintessence: 5
-    traits: {Strength: 2, Healing: 2}
-    treasures: {Iron Shield: 2, Rope: 1}
-  Overlord:
-    name: Overlord Bastrastras
-    quintessence: 7
-    traits: {Cunning: 3, Brutality: 2}
-    treasures: {Obsidian Crown: 2}
-  Goblins:
-    name: the goblin warband
-    members: [Snik, Grub, Mox]
-    quintessence: 4
-    traits: {Numbers: 2}
-    treasures: {Rusty Spears: 1}
-    moves:
-      defend: Numbers + Rusty Spears
+# the Emberfall cast, the goblins with a `defend` move, and two giants for ten dice a side
+CAST = EMBERFALL_CAST.replace("    treasures: {Rusty Spears: 1}\n",
+                              "    treasures: {Rusty Spears: 1}\n    moves:\n      defend: Numbers + Rusty Spears\n") + """\
   Titan:
     name: the Titan
     quintessence: 10
@@ -67,6 +44,7 @@ parties:
     quintessence: 12
     traits: {Bulk: 10}
 """
+assert "defend: Numbers" in CAST
 
 
 def scenario_at(folder: Path, *, setting: str = SETTING, cast: str = CAST) -> Path:
@@ -238,6 +216,26 @@ def test_ten_dice_against_ten_dice_agree_with_icepool_on_the_comparison(tmp_path
 # ---------------------------------------------------------------------------
 # independent computation 2: every roll of small pools through the real engine
 
+def outcome_keys(result) -> list[str]:
+    """What happened in one `Game.exchange`, as keys: each comparison's outcome
+    and double win, and what each party and each joint side lost (R6)."""
+    keys = []
+    for index, c in enumerate(result.comparisons):
+        attacking, defending = c.values[c.attacker], c.target if c.target is not None else c.values[c.defender]
+        keys.append(f"{index} " + ("tie" if attacking == defending else "win" if attacking > defending else "lose"))
+        if c.double:
+            keys.append(f"{index} {'attacker' if c.winner == c.attacker else 'defender'}_double")
+    lost: dict[str, int] = {}
+    for loss in result.losses:
+        if loss.kind != "spend":
+            lost[loss.party] = lost.get(loss.party, 0) + loss.amount
+    for side in (result.attacker, *result.defences):
+        keys += [f"{pid} loses {lost.get(pid, 0)}" for pid in side.parties]
+        if len(side.parties) > 1:
+            keys.append(f"{side.name} loses {sum(lost.get(p, 0) for p in side.parties)}")
+    return keys
+
+
 def engine_exact(folder: Path, build, dice: dict[str, int], tie: str, state: dict[str, int] | None = None,
                  setting: str = SETTING) -> dict[str, Fraction]:
     """Run `build(faces)` -> (Action, [Defence]) through `Game.exchange` for every
@@ -257,26 +255,8 @@ def engine_exact(folder: Path, build, dice: dict[str, int], tie: str, state: dic
             at += dice[pid]
         for policy in policies:
             game = Game(sheets, dataclasses.replace(scenario.setting, ties=policy))
-            action, defences = build(faces)
-            result = game.exchange(action, defences)
             total += 1
-            keys = []
-            for index, c in enumerate(result.comparisons):
-                values = list(c.values.values()) if c.target is None else [c.values[c.attacker], c.target]
-                keys.append(f"{index} " + ("tie" if c.tie else "win" if values[0] > values[1] else "lose"))
-                if c.double:
-                    keys.append(f"{index} {'attacker' if c.winner == c.attacker else 'defender'}_double")
-            lost: dict[str, int] = {}
-            for loss in result.losses:
-                if loss.kind != "spend":
-                    lost[loss.party] = lost.get(loss.party, 0) + loss.amount
-            involved = [*result.attacker.parties] + [p for side in result.defences for p in side.parties]
-            for pid in involved:
-                keys.append(f"{pid} loses {lost.get(pid, 0)}")
-            for side in (result.attacker, *result.defences):
-                if len(side.parties) > 1:
-                    keys.append(f"{side.name} loses {sum(lost.get(p, 0) for p in side.parties)}")
-            for key in keys:
+            for key in outcome_keys(game.exchange(*build(faces))):
                 counts[key] = counts.get(key, 0) + 1
     return {key: Fraction(count, total) for key, count in counts.items()}
 
@@ -388,18 +368,7 @@ def test_R5_R6_R8_a_large_engine_sample_falls_within_99_9_percent_intervals(tmp_
     counts: dict[str, int] = {}
     for _ in range(samples):
         exchange = Game(scenario.cast, scenario.setting, dice).exchange(action, defences)
-        keys = []
-        for index, c in enumerate(exchange.comparisons):
-            a, d = c.values[c.attacker], c.values[c.defender]
-            keys.append(f"{index} " + ("tie" if a == d else "win" if a > d else "lose"))
-            if c.double:
-                keys.append(f"{index} {'attacker' if c.winner == c.attacker else 'defender'}_double")
-        lost: dict[str, int] = {}
-        for loss in exchange.losses:
-            if loss.kind != "spend":
-                lost[loss.party] = lost.get(loss.party, 0) + loss.amount
-        keys += [f"{pid} loses {lost.get(pid, 0)}" for pid in ("Kara", "Overlord", "Goblins")]
-        for key in keys:
+        for key in outcome_keys(exchange):
             counts[key] = counts.get(key, 0) + 1
     exact = chances(result)
     for key in set(exact) | set(counts):
@@ -552,62 +521,47 @@ def test_output_file(scenario, in_tmp):
 # ---------------------------------------------------------------------------
 # errors
 
-def odds_error(outcome, code: str, where: str, message: str, source: str):
+ERRORS = {
+    "E201: an unknown party, did you mean": (
+        ["Kara fireball -> Overlrod, roll 2"], "<action>:1:18", "there is no party 'Overlrod' in the cast",
+        "did you mean 'Overlord'?"),
+    "E201 in a defence": (
+        ["Kara fireball -> Overlord", "--defence", "Overlrd defends, roll 1"], "<defence>:1:1",
+        "there is no party 'Overlrd' in the cast", "did you mean 'Overlord'?"),
+    "E701: not an action": (
+        ['drama "Duel" with Kara, Bren'], "<action>:1:1", "`drama odds` needs an aggressive action here", None),
+    "E701: an action given as the defence": (
+        ["Kara fireball -> Overlord", "--defence", "Kara fireball -> Overlord"], "<defence>:1:1",
+        "`drama odds` needs a defence here", None),
+    "E701: two statements": (
+        ["Kara fireball -> Overlord, roll 1\nOverlord defends with Cunning, roll 1"], "<action>:2:1",
+        "2 statements given; `drama odds` takes one aggressive action", "give each defence with its own --defence"),
+    "E701: nothing given": ([""], "<action>:1:1", "no aggressive action given", None),
+    "E001: a syntax error": (
+        ["Kara fireball -> Overlord, roled 2"], "<action>:1:28", "unexpected 'roled' after ','",
+        "did you mean 'rolled'?"),
+    "E301: too many dice, pointed at in the defence (R3)": (
+        ["Kara fireball -> Overlord", "--defence", "Overlord defends with Cunning, roll 4"], "<defence>:1:32",
+        "Overlord may roll at most 3 dice with Cunning 3, not 4 (R3)", None),
+}
+
+
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_errors_point_into_the_action_or_the_defence(scenario, case):
+    """The error's position is in `<action>` or `<defence>`, whose text is shown with a caret."""
+    args, where, message, help_ = ERRORS[case]
+    outcome = drama("odds", scenario, *args)
     assert outcome.code == 1, outcome.output
     assert outcome.stdout == ""
     only_error_lines(outcome.stderr)
     (error,) = printed_errors(outcome.stderr)
-    assert (f"{error.where}:{error.line}:{error.col}", error.code, error.message) == (where, code, message)
+    assert (f"{error.where}:{error.line}:{error.col}", error.code, error.message) == \
+        (where, case.split(":")[0].split(" ")[0], message)
+    source = args[0] if where.startswith("<action>") else args[args.index("--defence") + 1]
     assert_caret(error, source.split("\n")[error.line - 1])
-    return error
-
-
-def test_e201_an_unknown_party_did_you_mean(scenario):
-    text = "Kara fireball -> Overlrod, roll 2"
-    error = odds_error(drama("odds", scenario, text), "E201", "<action>:1:18",
-                       "there is no party 'Overlrod' in the cast", text)
-    assert error.help == "did you mean 'Overlord'?"
-
-
-def test_e201_in_a_defence(scenario):
-    text = "Overlrd defends, roll 1"
-    error = odds_error(drama("odds", scenario, "Kara fireball -> Overlord", "--defence", text), "E201",
-                       "<defence>:1:1", "there is no party 'Overlrd' in the cast", text)
-    assert error.help == "did you mean 'Overlord'?"
-
-
-def test_e701_not_an_action(scenario):
-    error = odds_error(drama("odds", scenario, 'drama "Duel" with Kara, Bren'), "E701", "<action>:1:1",
-                       "`drama odds` needs an aggressive action here", 'drama "Duel" with Kara, Bren')
-    assert error.expected.startswith("one aggressive action, e.g. `Kara fireball -> Overlord")
-
-
-def test_e701_a_defence_given_as_the_action(scenario):
-    odds_error(drama("odds", scenario, "Kara fireball -> Overlord", "--defence", "Kara fireball -> Overlord"),
-               "E701", "<defence>:1:1", "`drama odds` needs a defence here", "Kara fireball -> Overlord")
-
-
-def test_e701_two_statements(scenario):
-    text = "Kara fireball -> Overlord, roll 1\nOverlord defends with Cunning, roll 1"
-    error = odds_error(drama("odds", scenario, text), "E701", "<action>:2:1",
-                       "2 statements given; `drama odds` takes one aggressive action", text)
-    assert error.help == "give each defence with its own --defence"
-
-
-def test_e701_nothing_given(scenario):
-    odds_error(drama("odds", scenario, ""), "E701", "<action>:1:1", "no aggressive action given", "")
-
-
-def test_e001_a_syntax_error_points_into_the_action(scenario):
-    text = "Kara fireball -> Overlord, roled 2"
-    odds_error(drama("odds", scenario, text), "E001", "<action>:1:28", "unexpected 'roled' after ','", text)
-
-
-def test_e301_too_many_dice_points_at_the_dice(scenario):
-    text = "Overlord defends with Cunning, roll 4"
-    outcome = drama("odds", scenario, "Kara fireball -> Overlord", "--defence", text)
-    odds_error(outcome, "E301", "<defence>:1:32", "Overlord may roll at most 3 dice with Cunning 3, not 4 (R3)",
-               text)
+    assert error.help == help_
+    if error.code == "E701" and "given" not in message:
+        assert error.expected.startswith("one ")
 
 
 def test_e305_a_defence_by_a_party_that_is_not_a_target(scenario):
