@@ -64,10 +64,20 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
              split: dict[str, int] | None = None) -> list[dict]:
     """One `action` event (declaration and spending), one `exchange` event per
     comparison, then a `defeat` event per defeated party."""
-    base = {"line": line, "drama": result.drama, "round": result.round}
-    spends = [l for l in result.losses if l.kind == "spend"]
-    action = {"type": "action", **base, "intent": result.intent, "attacker": result.attacker.name,
-              "actors": list(result.attacker.parties),
+    drama, round_ = result.drama, result.round
+    # the losses in one pass: spends, ones (shown with the first comparison), each comparison's own
+    spends: list[r.Loss] = []
+    ones: list[r.Loss] = []
+    by_comparison: dict[int, list[r.Loss]] = {}
+    for l in result.losses:
+        if l.kind == "spend":
+            spends.append(l)
+        elif l.kind == "ones":
+            ones.append(l)
+        elif l.kind == "loss":
+            by_comparison.setdefault(l.comparison, []).append(l)
+    action = {"type": "action", "line": line, "drama": drama, "round": round_, "intent": result.intent,
+              "attacker": result.attacker.name, "actors": list(result.attacker.parties),
               "target": result.target, "targets": [s.name for s in result.defences],
               "gm_target": result.gm_target, "qualifiers": qualifiers,
               "extra_targets": list(result.extra_targets),
@@ -77,29 +87,29 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
     if spends:
         action["parties"] = states({l.party: l.after for l in spends})
     events = [action]
-    ones = [l for l in result.losses if l.kind == "ones"]
     for index, (comparison, side) in enumerate(zip(result.comparisons, result.defences)):
-        losses = [l for l in result.losses if l.kind == "loss" and l.comparison == index]
+        losses = by_comparison.get(index, [])
         if index == 0:
             losses = ones + losses
-        event = {"type": "exchange", **base, "index": index, "intent": result.intent,
-                 "attacker": comparison.attacker, "defender": comparison.defender,
+        event = {"type": "exchange", "line": line, "drama": drama, "round": round_, "index": index,
+                 "intent": result.intent, "attacker": comparison.attacker, "defender": comparison.defender,
                  "values": dict(comparison.values)}
         if comparison.target is not None:
             event["target"] = comparison.target
-        event.update({
-            "winner": comparison.winner, "tie": comparison.tie, "tie_settled_by": comparison.tie_settled_by,
-            "double": comparison.double, "loss": comparison.loss,
-            "sides": {"attacker": _side(result.attacker), "defender": _side(side)},
-            "losses": [_loss(l) for l in losses],
-        })
+        event["winner"] = comparison.winner
+        event["tie"] = comparison.tie
+        event["tie_settled_by"] = comparison.tie_settled_by
+        event["double"] = comparison.double
+        event["loss"] = comparison.loss
+        event["sides"] = {"attacker": _side(result.attacker), "defender": _side(side)}
+        event["losses"] = [_loss(l) for l in losses]
         if comparison.tie_dice:
             event["tie_dice"] = [list(pair) for pair in comparison.tie_dice]
         if losses:
             event["parties"] = states({l.party: l.after for l in losses})
         events.append(event)
     for pid in result.defeats:
-        events.append({"type": "defeat", **base, "party": pid,
+        events.append({"type": "defeat", "line": line, "drama": drama, "round": round_, "party": pid,
                        "parties": states({pid: result.parties[pid]})})
     return events
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from ..errors import DramaError
+from .frozen import frozen
 
 
 class DiceSource(Protocol):
@@ -23,8 +23,17 @@ class SeededDice:
         self._random = random.Random(seed)
 
     def roll(self, count: int, sides: int) -> tuple[int, ...]:
-        rand = self._random.randrange
-        return tuple(rand(sides) + 1 for _ in range(count))
+        # the draws of `randrange(sides)` (for sides > 0), inlined: getrandbits of
+        # the bit length of `sides`, drawn again while out of range; same faces, 3x faster
+        bits = self._random.getrandbits
+        width = sides.bit_length()
+        faces = []
+        for _ in range(count):
+            face = bits(width)
+            while face >= sides:
+                face = bits(width)
+            faces.append(face + 1)
+        return tuple(faces)
 
 
 class GivenDice:
@@ -56,7 +65,7 @@ def check_faces(faces: Sequence[int], sides: int) -> None:
                              expected=f"faces from 1 to {sides}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Throw:
     """What one party rolls for one step.
 
@@ -78,7 +87,9 @@ class Throw:
 
     @staticmethod
     def roll(count: int | None = None) -> "Throw":
-        return Throw(count=count, most=count is None)
+        if count is None:
+            return _MOST          # a Throw is immutable: one instance serves every `roll`
+        return Throw(count=count)
 
     @staticmethod
     def at_most(count: int) -> "Throw":
@@ -88,11 +99,12 @@ class Throw:
 
     @staticmethod
     def none() -> "Throw":
-        return Throw(count=0)
+        return NO_THROW
 
     @property
     def is_given(self) -> bool:
         return self.faces is not None
 
 
-NO_THROW = Throw.none()
+NO_THROW = Throw(count=0)
+_MOST = Throw(most=True)

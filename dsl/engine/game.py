@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..errors import DramaError, RuleError, did_you_mean, one_of
 from ..durations import format_seconds
 from .dice import NO_THROW, DiceSource, SeededDice, Throw, check_faces
+from .frozen import frozen
 from .parties import PartySheet, PartyState, Settings
 from . import results as r
 
 
 # ------------------------------------------------------------------ inputs
 
-@dataclass(frozen=True)
+@frozen
 class Part:
     """One party's part in an action or defence: the trait and treasure it uses,
     its dice and its GM modifier (R2, R3)."""
@@ -26,7 +26,7 @@ class Part:
     gm: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """An aggressive action: the acting side (lead first), its intent and its target,
     a party (`target`) or a GM target number (`gm_target`)."""
@@ -39,14 +39,14 @@ class Action:
     extra_targets: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Defence:
     """A stated defence: one target of the action, maybe joined by other parties."""
 
     parts: tuple[Part, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Helping:
     """A helper's bonus to a recovery (R14)."""
 
@@ -63,20 +63,28 @@ GM = "GM"
 class _Party:
     """A party's mutable state at the table."""
 
-    __slots__ = ("sheet", "available", "damage", "defeated", "acted", "lost_this_round",
-                 "last_recovery")
+    __slots__ = ("sheet", "traits", "treasures", "available", "damage", "defeated", "acted",
+                 "lost_this_round", "last_recovery", "_states")
 
     def __init__(self, sheet: PartySheet):
         self.sheet = sheet
+        self.traits = dict(sheet.traits)            # plain dicts: quicker to read than the
+        self.treasures = dict(sheet.treasures)      # sheet's read-only views
         self.available = sheet.quintessence
         self.damage = 0
         self.defeated = False
         self.acted = False
         self.lost_this_round = 0
         self.last_recovery: int | None = None
+        self._states: dict[tuple, PartyState] = {}
 
     def state(self) -> PartyState:
-        return PartyState(self.available, self.damage, self.defeated)
+        # a PartyState is immutable: each distinct state is built once and shared
+        key = (self.available, self.damage, self.defeated)
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = PartyState(*key)
+        return state
 
     def lose(self, amount: int) -> int:
         """Move up to `amount` from available to the damage pool; what really moved (R6)."""
@@ -94,7 +102,7 @@ class _Party:
 
 
 class _Drama:
-    __slots__ = ("name", "parties", "round", "began", "order", "pointer", "held", "acted_any")
+    __slots__ = ("name", "parties", "round", "began", "order", "rank", "pointer", "held", "acted_any")
 
     def __init__(self, name: str, parties: tuple[str, ...], began: int):
         self.name = name
@@ -102,6 +110,7 @@ class _Drama:
         self.round = 1
         self.began = began
         self.order: tuple[str, ...] | None = None
+        self.rank: dict[str, int] = {}              # party -> its place in `order`
         self.pointer = 0
         self.held: set[str] = set()
         self.acted_any = False
@@ -253,6 +262,7 @@ class Game:
                                 f"{len(keys[pid])} {'was' if len(keys[pid]) == 1 else 'were'} needed")
         order = sorted(by_party, key=lambda pid: keys[pid], reverse=True)
         drama.order = tuple(order)
+        drama.rank = {pid: place for place, pid in enumerate(order)}
         drama.pointer = 0
         drama.held = set()
         rolls = tuple(r.InitiativeRoll(pid, by_party[pid][0], by_party[pid][1], bonus[pid],
@@ -296,43 +306,42 @@ class Game:
         double wins. Every check comes before the first change.
         """
         drama = self.drama
+        parties = self._parties
         attackers, targets, defence_of = self._check_exchange(action, defences)
         spending = self._plan_spending(action, attackers)                         # R4
         attack_plans = [self._plan_effort(part, i == 0, spending.get(part.party, 0))  # R3
                         for i, part in enumerate(action.parts)]
         defence_plans = {pid: [self._plan_effort(part, i == 0, 0) for i, part in enumerate(d.parts)]
                          for pid, d in defence_of.items()}
-        attacker = _side([self._throw(plan) for plan in attack_plans])            # R2
+        attacker = self._roll_side(attack_plans)                                  # R2
         sides: list[r.Side] = []
         if action.gm_target is not None:
             sides.append(r.Side(GM, (), (), action.gm_target))
         for pid in targets:
             plans = defence_plans.get(pid)
             if plans is not None:
-                sides.append(_side([self._throw(plan) for plan in plans]))
+                sides.append(self._roll_side(plans))
             else:
-                sides.append(r.Side(pid, (pid,), (), 0, stated=False))   # R5: undefended
+                sides.append(r.Side(pid, (pid,), (), 0, False))   # R5: undefended, not stated
         winners, settled_by, tie_dice = self._compare(attacker, sides, ties)      # R5, R11
         owed, lost_by_side = self._losses_owed(attacker, sides, winners)          # R6
         shares = self._plan_split(split, lost_by_side, [attacker, *sides]) if split else {}
 
         # ---------------------------------------------------------- nothing refuses below
         turn = self._take_turn(attackers)
-        parties = self._parties
+        everyone = (attacker, *sides)
         if drama is not None:
             drama.acted_any = True
         else:                       # outside drama every exchange is a round of its own (R8)
-            for side in sides:
+            for side in everyone:
                 for pid in side.parties:
                     parties[pid].lost_this_round = 0
-            for pid in attackers:
-                parties[pid].lost_this_round = 0
         losses: list[r.Loss] = []
         for pid, amount in spending.items():                                       # R4
             party = parties[pid]
             losses.append(r.Loss(pid, party.lose(amount), amount, "spend", None, party.state()))
-        before = {pid: parties[pid].available for side in (attacker, *sides) for pid in side.parties}
-        for side in (attacker, *sides):                                             # R6: ones
+        at_zero = [pid for side in everyone for pid in side.parties if not parties[pid].available]
+        for side in everyone:                                                       # R6: ones
             for effort in side.efforts:
                 ones = effort.dice.count(1)
                 if ones:
@@ -343,39 +352,41 @@ class Game:
                 loser = side if winners[index] == attacker.name else attacker
                 for pid, share in self._spread(loser, owed[index], shares.get(loser.name), paid):
                     losses.append(self._lose(pid, share, "loss", index))
-        defeats = self._defeats(attacker, sides, winners, before) if drama is not None else ()   # R7
+        defeats = self._defeats(attacker, sides, winners, at_zero) if drama is not None and at_zero else ()  # R7
         comparisons, options = self._double_wins(action, attacker, sides, winners, settled_by,  # R8
                                                  tie_dice, owed)
         self._options = options
-        involved = dict.fromkeys(attackers)
-        for side in sides:
-            involved.update(dict.fromkeys(side.parties))
         return r.Exchange(
             drama.name if drama else None, drama.round if drama else None, action.intent,
             attacker, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
             tuple(sides), comparisons, tuple(losses), defeats, tuple(options), turn,
-            self.states(involved), action.target)
+            {pid: parties[pid].state() for side in everyone for pid in side.parties}, action.target)
 
     def _check_exchange(self, action: Action, defences: Sequence[Defence]
                         ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, Defence]]:
         """Who is who in an exchange: the attackers, the targets, and the defence
         stated for each target; refuses what the rules do not allow."""
         drama = self.drama
-        attackers = tuple(part.party for part in action.parts)
+        parties = self._parties
+        members = parties if drama is None else drama.parties      # who may take part
+        attackers = tuple([part.party for part in action.parts])
         if not attackers:
             raise DramaError("E305", "an action needs at least one acting party")
         for pid in attackers:
-            self._can_act(pid, "act")
-        if len(set(attackers)) != len(attackers):
+            party = parties.get(pid)
+            if party is None or pid not in members or party.defeated or party.acted:
+                self._can_act(pid, "act")   # raises the error that applies, if any
+        if len(attackers) > 1 and len(set(attackers)) != len(attackers):
             raise DramaError("E305", f"a party is named twice among {one_of(attackers)}")
         if (action.target is None) == (action.gm_target is None):
             raise DramaError("E305", "an action has either a target party or a GM target (`vs N`)")
         targets = ((action.target,) if action.target is not None else ()) + tuple(action.extra_targets)
         for pid in targets:
-            self._member(pid)
+            if pid not in members:
+                self._member(pid)           # raises E201 or E203
             if pid in attackers:
                 raise DramaError("E305", f"{pid} cannot be the target of an action it takes part in")
-        if len(set(targets)) != len(targets):
+        if len(targets) > 1 and len(set(targets)) != len(targets):
             raise DramaError("E305", f"{one_of(sorted(set(t for t in targets if targets.count(t) > 1)))} "
                              "is a target more than once")
         if action.gm_target is not None and action.extra_targets:
@@ -400,16 +411,17 @@ class Game:
                 if pid in defenders_seen:
                     raise DramaError("E305", f"{pid} already defends in this exchange", party=pid)
                 defenders_seen.add(pid)
-                self._member(pid)
-                if drama is not None and self._parties[pid].defeated:
+                if pid not in members:
+                    self._member(pid)       # raises E201 or E203
+                if drama is not None and parties[pid].defeated:
                     raise RuleError("R7", "E307", f"{pid} is defeated in {drama.name} and cannot defend",
                                     party=pid)
             defence_of[aimed[0]] = defence
         for part in action.parts:
-            self._check_uses(part.party, part.trait, part.treasure)
+            self._check_part_uses(part)
         for defence in defences:
             for part in defence.parts:
-                self._check_uses(part.party, part.trait, part.treasure)
+                self._check_part_uses(part)
         return attackers, targets, defence_of
 
     def _plan_spending(self, action: Action, attackers: tuple[str, ...]) -> dict[str, int]:
@@ -484,9 +496,9 @@ class Game:
         return r.Loss(pid, taken, amount, kind, comparison, party.state())
 
     def _defeats(self, attacker: r.Side, sides: list[r.Side], winners: list[str],
-                 before: dict[str, int]) -> tuple[str, ...]:
+                 at_zero: list[str]) -> tuple[str, ...]:
         """R7 and RULES.md points 5 and 6: every party of a side that failed while it
-        had 0 available before the exchange's losses is defeated."""
+        had 0 available before the exchange's losses (`at_zero`) is defeated."""
         defeats: list[str] = []
         for index, side in enumerate(sides):
             winner = winners[index]
@@ -495,7 +507,7 @@ class Game:
             else:
                 losers = side.parties if winner == attacker.name else attacker.parties
             for pid in losers:
-                if before[pid] == 0 and pid not in defeats and not self._parties[pid].defeated:
+                if pid in at_zero and pid not in defeats and not self._parties[pid].defeated:
                     defeats.append(pid)
         for pid in defeats:
             self._parties[pid].defeated = True
@@ -683,6 +695,12 @@ class Game:
                             expected="`round` before its next aggressive action")
         return party
 
+    def _check_part_uses(self, part: Part) -> None:
+        party = self._parties[part.party]
+        if (part.trait is not None and part.trait not in party.traits
+                or part.treasure is not None and part.treasure not in party.treasures):
+            self._check_uses(part.party, part.trait, part.treasure)    # raises E202
+
     def _check_uses(self, pid: str, trait: str | None, treasure: str | None) -> None:
         sheet = self._party(pid).sheet
         if trait is not None and trait not in sheet.traits:
@@ -703,13 +721,13 @@ class Game:
     def _plan_effort(self, part: Part, lead: bool, spending: int) -> tuple:
         """Check R3 for one part; returns what `_throw` needs."""
         party = self._parties[part.party]
-        level = self._level(part.party, part.trait, "trait")
-        treasure = self._level(part.party, part.treasure, "treasure")
+        level = party.traits[part.trait] if part.trait is not None else 0
+        treasure = party.treasures[part.treasure] if part.treasure is not None else 0
         available = party.available - spending
         cap = max(0, level + part.gm) if part.trait is not None else 1
         allowed = min(cap, available)
         throw = part.throw
-        if throw.is_given:
+        if throw.faces is not None:         # given
             count = len(throw.faces)
             try:
                 check_faces(throw.faces, self.settings.sides)
@@ -735,16 +753,23 @@ class Game:
                             party=part.party)
         return (part, lead, level, treasure, cap, count)
 
-    def _throw(self, plan: tuple) -> r.Effort:
-        part, lead, level, treasure, cap, count = plan
-        if part.throw.is_given:
-            dice, rolled_by = part.throw.faces, "table"
-        elif count:
-            dice, rolled_by = self.dice.roll(count, self.settings.sides), "engine"
-        else:
-            dice, rolled_by = (), "none"
-        return r.Effort(part.party, part.trait, level, lead, part.treasure, treasure, part.gm, cap,
-                        tuple(dice), rolled_by)
+    def _roll_side(self, plans: list[tuple]) -> r.Side:
+        """R2, R10: each party's dice, as planned by `_plan_effort`, and the side's value."""
+        efforts = []
+        for part, lead, level, treasure, cap, count in plans:
+            if part.throw.faces is not None:
+                dice, rolled_by = tuple(part.throw.faces), "table"
+            elif count:
+                dice, rolled_by = tuple(self.dice.roll(count, self.settings.sides)), "engine"
+            else:
+                dice, rolled_by = (), "none"
+            efforts.append(r.Effort(part.party, part.trait, level, lead, part.treasure, treasure, part.gm, cap,
+                                    dice, rolled_by))
+        if len(efforts) == 1:
+            effort = efforts[0]
+            return r.Side(effort.party, (effort.party,), (effort,), effort.value)
+        parties = tuple([e.party for e in efforts])
+        return r.Side(" & ".join(parties), parties, tuple(efforts), sum([e.value for e in efforts]))
 
     def _exact_throw(self, throw: Throw, count: int, what: str) -> tuple[tuple[int, ...], str]:
         """Dice for a step whose number of dice the rules fix (rerolls, recovery).
@@ -797,26 +822,27 @@ class Game:
         if acting:
             for pid in parties:
                 self._parties[pid].acted = True
-        if drama.order is None:
-            return r.Turn(tuple(parties), (), ())
         order = drama.order
-        position = max(order.index(pid) for pid in parties)
+        if order is None:
+            return r.Turn(tuple(parties), (), ())
+        rank, pointer, held_before = drama.rank, drama.pointer, drama.held
+        position = max([rank[pid] for pid in parties])
         passed = []
-        if position >= drama.pointer:
-            for pid in order[drama.pointer:position]:
-                if pid in parties or pid in drama.held:
+        on_turn: tuple[str, ...] = ()
+        if position >= pointer:
+            for pid in order[pointer:position]:
+                if pid in parties or pid in held_before:
                     continue
                 party = self._parties[pid]
                 if party.acted or party.defeated:
                     continue
                 passed.append(pid)
-        on_turn = tuple(pid for pid in parties if order.index(pid) == position and position >= drama.pointer
-                        and pid not in drama.held)
-        held = tuple(pid for pid in parties if pid not in on_turn)
+            on_turn = tuple([pid for pid in parties if rank[pid] == position and pid not in held_before])
+        held = tuple([pid for pid in parties if pid not in on_turn])
         drama.held.update(passed)
         if acting:
             drama.held.difference_update(parties)
-        drama.pointer = max(drama.pointer, position + 1)
+        drama.pointer = max(pointer, position + 1)
         return r.Turn(on_turn, held, tuple(passed))
 
     def _settle_named_tie(self, named: str, attacker: r.Side, sides: list[r.Side],
@@ -899,6 +925,8 @@ class Game:
     def _spread(self, side: r.Side, amount: int, shares: dict[str, int] | None,
                 paid: dict[str, int]) -> list[tuple[str, int]]:
         """R10: how one comparison's loss falls on a side: as split, or lead first."""
+        if shares is None and len(side.parties) == 1:
+            return [(side.parties[0], amount)] if amount > 0 else []
         if shares is not None:
             out = []
             for pid, share in shares.items():
@@ -919,11 +947,6 @@ class Game:
                 out.append((pid, take))
                 amount -= take
         return out
-
-
-def _side(efforts: list[r.Effort]) -> r.Side:
-    parties = tuple(e.party for e in efforts)
-    return r.Side(" & ".join(parties), parties, tuple(efforts), sum(e.value for e in efforts))
 
 
 def _returning(dice: Sequence[int], sides: int) -> int:

@@ -8,6 +8,7 @@ from typing import Mapping
 
 from ..durations import Duration
 from ..errors import Position
+from .frozen import frozen
 
 TIE_POLICIES = ("vote", "actor", "defender", "random")
 
@@ -43,7 +44,7 @@ class Settings:
         return duration.seconds(self.round_seconds)
 
 
-@dataclass(frozen=True)
+@frozen
 class Move:
     """A party's move: an intent and the trait and treasure it uses by default."""
 
@@ -79,7 +80,7 @@ class PartySheet:
         return bool(self.members)
 
 
-@dataclass(frozen=True)
+@frozen
 class PartyState:
     """A party's quintessence at one moment: available + damage pool = maximum (R6)."""
 

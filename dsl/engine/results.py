@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from .frozen import frozen
 from .parties import PartyState
 
 States = Mapping[str, PartyState]
 
 
-@dataclass(frozen=True)
+@frozen
 class Effort:
     """One party's part in a side's value (R2, R3, R10): what it used and rolled."""
 
@@ -31,7 +32,7 @@ class Effort:
         return (self.trait_level if self.trait_counts else 0) + self.treasure_value + sum(self.dice) + self.gm
 
 
-@dataclass(frozen=True)
+@frozen
 class Side:
     """The one or more parties on one side of a comparison, or the GM."""
 
@@ -42,7 +43,7 @@ class Side:
     stated: bool = True       # False: an undefended target, meeting a value of 0 (R5)
 
 
-@dataclass(frozen=True)
+@frozen
 class Comparison:
     """One comparison of an exchange: the action against one target (R5)."""
 
@@ -58,7 +59,7 @@ class Comparison:
     loss: int = 0             # the loser's loss beyond its ones (R6)
 
 
-@dataclass(frozen=True)
+@frozen
 class Loss:
     """Quintessence moved from available to the damage pool."""
 
@@ -70,7 +71,7 @@ class Loss:
     after: PartyState
 
 
-@dataclass(frozen=True)
+@frozen
 class Turn:
     """Who acts on their own turn, who acts on a held action, who let a turn pass (R9)."""
 
@@ -79,7 +80,7 @@ class Turn:
     passed: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Option:
     """A double win's option, open to one party of the winning side (R8)."""
 
@@ -87,7 +88,7 @@ class Option:
     parties: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Exchange:
     """An aggressive action and everything that answered it."""
 
@@ -108,7 +109,7 @@ class Exchange:
     target: str | None = None         # the party the action was aimed at (None for a GM target)
 
 
-@dataclass(frozen=True)
+@frozen
 class OptionTaken:
     """A double-win option taken: a reroll of this round's losses, or a dictated result."""
 
@@ -123,7 +124,7 @@ class OptionTaken:
     parties: States
 
 
-@dataclass(frozen=True)
+@frozen
 class InitiativeRoll:
     """One party's initiative: its die or given result, then any re-rolls of ties (R12)."""
 
@@ -136,7 +137,7 @@ class InitiativeRoll:
     rolled_by: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Initiative:
     drama: str
     round: int
@@ -144,14 +145,14 @@ class Initiative:
     order: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class DramaBegun:
     drama: str
     parties: tuple[str, ...]
     time: int
 
 
-@dataclass(frozen=True)
+@frozen
 class RoundBegun:
     drama: str
     round: int
@@ -159,7 +160,7 @@ class RoundBegun:
     unused: tuple[str, ...]   # parties that neither acted nor recovered last round
 
 
-@dataclass(frozen=True)
+@frozen
 class Held:
     drama: str
     round: int
@@ -167,7 +168,7 @@ class Held:
     passed: tuple[str, ...] = ()   # parties whose turn went by before this one's
 
 
-@dataclass(frozen=True)
+@frozen
 class RecoveryCheck:
     """One roll of a recovery (R14): the dice, the re-rolls, and which dice return."""
 
@@ -179,7 +180,7 @@ class RecoveryCheck:
     rolled_by: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Recovery:
     party: str
     rushed: bool                    # R15: inside a dramatic situation
@@ -203,7 +204,7 @@ class DramaEnded:
     parties: States = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class TimePassed:
     """`calm` or `rest`: in-world time passes; a long enough rest restores everyone (R16)."""
 
