@@ -378,15 +378,23 @@ _WORKER: dict = {}
 
 
 def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...]) -> None:
-    """Each worker loads and parses the scenario once; Ctrl-C is the parent's to handle."""
+    """Each worker loads and parses the scenario once; Ctrl-C is the parent's to handle.
+
+    An error is kept for the first chunk to send back (a worker whose
+    initializer raised would be replaced by another, forever)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER["prepared"] = prepare(path, casts, dict(roles))
+    try:
+        _WORKER["prepared"] = prepare(path, casts, dict(roles))
+    except DramaError as error:
+        _WORKER["error"] = (error.code, error.message, error.position)
 
 
-def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, Aggregate]:
+def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, Aggregate | None, tuple | None]:
     seed, start, stop = task
-    return stop - start, run_range(_WORKER["prepared"], seed, start, stop)
+    if "error" in _WORKER:
+        return 0, None, _WORKER["error"]
+    return stop - start, run_range(_WORKER["prepared"], seed, start, stop), None
 
 
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
@@ -411,9 +419,12 @@ def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], 
             if interrupt.hit:
                 raise KeyboardInterrupt
             try:
-                count, part = results.next(timeout=0.05)
+                count, part, error = results.next(timeout=0.05)
             except multiprocessing.TimeoutError:
                 continue
+            if error is not None:               # the scenario changed since it was read here
+                code, message, position = error
+                raise DramaError(code, message, position=position)
             left -= 1
             total.merge(part)
             if progress is not None:

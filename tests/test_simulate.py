@@ -439,3 +439,12 @@ def test_ctrl_c_prints_the_summary_so_far(tmp_path):
     assert data["interrupted"] and data["done"] < 10000000 and data["runs"] == 10000000
     assert f"interrupted: {data['done']:,} of 10,000,000 runs done" in stderr
     assert "Traceback" not in stderr
+
+
+def test_a_scenario_that_a_worker_cannot_read_is_an_error(tmp_path):
+    prepared = prepare(str(scenario(tmp_path, FIGHT)))
+    (tmp_path / "cast.yaml").unlink()                   # gone before the workers read it
+    with pytest.raises(DramaError) as caught:
+        simulate(prepared, 20, seed=1, jobs=2)
+    assert caught.value.code == "E108"
+    assert simulate(prepared, 3, seed=1, jobs=1).aggregate.completed == 3     # this process has it

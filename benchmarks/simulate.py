@@ -1,0 +1,90 @@
+"""Benchmark: `drama simulate` on the bundled skirmish, on one core and on two.
+
+    python benchmarks/simulate.py [--runs N] [--repeat K] [--scenario PATH]
+
+The encounter is `scenarios/skirmish/scenario.yaml`: four parties, initiative,
+ten rounds in which each side strikes once (`roll`) and its target defends
+(`roll`): 20 exchanges an encounter. It prints:
+
+- **jobs 1** and **jobs 2**: simulated encounters per second through
+  `dsl.simulate.simulate` (what `drama simulate --jobs J` runs, without the
+  command's start-up and the rendering), the best of K repeats of N runs; and
+  the scaling, jobs 2 over jobs 1;
+- where one encounter's time goes, on one core: the interpreter and engine
+  (`Prepared.run`), the reduction of its events (`summarise`) and the counting
+  (`Aggregate.add`);
+- the fixed cost of the second process: a pool of 2 that runs 2 encounters
+  (fork, loading the scenario in each worker, sending the counts back).
+
+It also checks that jobs 1 and jobs 2 give the same report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dsl.simulate import Aggregate, prepare, run_seed, simulate, summarise  # noqa: E402
+
+
+def best(function, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "skirmish" / "scenario.yaml"))
+    args = parser.parse_args()
+    prepared = prepare(args.scenario)
+    exchanges = sum(1 for s in prepared.script.statements if type(s).__name__ == "Action")
+    print(f"{args.scenario}: {len(prepared.sheets)} parties, {exchanges} exchanges an encounter; "
+          f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+    simulate(prepared, 50, seed=0)          # warm up
+
+    one = best(lambda: simulate(prepared, args.runs, seed=1, jobs=1), args.repeat)
+    two = best(lambda: simulate(prepared, args.runs, seed=1, jobs=2), args.repeat)
+    same = (simulate(prepared, 400, seed=2, jobs=1).report() == simulate(prepared, 400, seed=2, jobs=2).report())
+    print()
+    print("| jobs | runs | seconds | encounters/s |")
+    print("|---:|---:|---:|---:|")
+    print(f"| 1 | {args.runs:,} | {one:.2f} | {args.runs / one:,.0f} |")
+    print(f"| 2 | {args.runs:,} | {two:.2f} | {args.runs / two:,.0f} |")
+    print()
+    print(f"scaling, jobs 2 over jobs 1: {one / two:.2f}x; same report with jobs 1 and 2: {same}")
+
+    # where one encounter's time goes (one core)
+    n = min(args.runs, 1000)
+    seeds = [run_seed(1, i) for i in range(n)]
+    logs = []
+    run = best(lambda: logs.__setitem__(slice(None), [prepared.run(s) for s in seeds]), 1)
+    summaries = []
+    reduce = best(lambda: summaries.__setitem__(slice(None), [summarise(e) for e in logs]), 3)
+
+    def count():
+        total = Aggregate()
+        for i, summary in enumerate(summaries):
+            total.add(i, summary)
+    add = best(count, 3)
+    events = sum(map(len, logs)) / n
+    print()
+    print(f"one encounter ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
+          f"count {1e6 * add / n:,.0f} µs")
+    startup = best(lambda: simulate(prepared, 2, seed=1, jobs=2), args.repeat)
+    print(f"a pool of 2 processes running 2 encounters: {1e3 * startup:,.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
