@@ -52,11 +52,24 @@ def play(scenario, *, seed: int = 0, lenient: bool = False, roll_given: bool = F
         included = expand(script, os.path.dirname(scenario.path))
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
                                   lenient=lenient, roles=scenario.roles, roll_given=roll_given)
+        _check_branches(included.script, interpreter)
         return interpreter.run(included.script)
     except DramaError as error:
-        if included is not None:
-            included.add_notes(error)
-        raise _in_file(error, scenario.script)
+        for one in getattr(error, "errors", [error]):
+            if included is not None:
+                included.add_notes(one)
+            _in_file(one, scenario.script)
+        raise error
+
+
+def _check_branches(script, interpreter) -> None:
+    """A script with `if` or `repeat` is refused for an error in any branch, even
+    one this run would not reach (warnings are for `drama check`)."""
+    from .checker import check_script, has_blocks
+    if has_blocks(script):
+        found = [error for error in check_script(script, interpreter) if not error.is_warning]
+        if found:
+            raise found[0] if len(found) == 1 else ErrorList(found)
 
 
 def _in_file(error: DramaError, source) -> DramaError:
@@ -115,10 +128,18 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     if script is not None and cast_ok:
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
                                   lenient=lenient, errors=errors, roles=scenario.roles)
+        from .checker import check_script
+        statically = check_script(included.script, interpreter)
         try:
             interpreter.run(included.script)
         except DramaError as error:        # not expected with `errors`, but never lose one
             add(error)
+        # what the run met is reported once, at the place the run met it
+        met = {(e.code, e.position) for e in errors}
+        for error in statically:
+            if (error.code, error.position) not in met:
+                add(error)
+        errors.sort(key=lambda e: (e.is_warning, ))
         for error in errors:
             included.add_notes(error)
     return [_in_file(error, scenario.script) for error in errors]

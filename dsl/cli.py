@@ -73,11 +73,18 @@ def main() -> None:
 
 
 def _fail(errors: list[DramaError]) -> None:
+    """Print the errors (and warnings) and exit with status 1 if there is an error."""
     for error in errors:
         click.echo(error.format(), err=True)
+    count = sum(not error.is_warning for error in errors)
+    warnings = len(errors) - count
     if len(errors) > 1:
-        click.echo(f"{len(errors)} errors", err=True)
-    sys.exit(1)
+        said = [f"{count} {'error' if count == 1 else 'errors'}"] if count else []
+        if warnings:
+            said.append(f"{warnings} {'warning' if warnings == 1 else 'warnings'}")
+        click.echo(", ".join(said), err=True)
+    if count:
+        sys.exit(1)
 
 
 def write_output(path: str, text: str, inputs: list[str]) -> None:
@@ -252,7 +259,7 @@ def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
     errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=_bindings(roles))
     if errors:
-        _fail(errors)
+        _fail(errors)          # returns when they are all warnings
     click.echo(f"{scenario}: ok")
 
 

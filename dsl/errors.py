@@ -27,6 +27,8 @@ CODES: dict[str, str] = {
     "E001": "syntax error in a script",
     "E002": "a statement in the wrong place",
     "E003": "an include that cannot be followed",
+    "E004": "an `else` or `end` without its `if`, or a block without its `end`",
+    "E005": "a loop without a bound it can count",
     # YAML files
     "E101": "YAML that cannot be read",
     "E102": "a duplicate key in YAML",
@@ -43,6 +45,7 @@ CODES: dict[str, str] = {
     "E202": "an unknown trait or treasure",
     "E203": "a party that is not in the dramatic situation",
     "E204": "a role that is not bound to a party of the cast",
+    "E205": "a placeholder that names nothing",
     # the rules (the number after E3 is the rule)
     "E301": "R3: too many dice",
     "E304": "R4: not enough quintessence to spend",
@@ -64,6 +67,10 @@ CODES: dict[str, str] = {
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
+    # warnings from `drama check` (a script with them still runs)
+    "W001": "a statement that can never run",
+    "W002": "a loop that always runs to its bound",
+    "W003": "a loop of rounds that begins no round",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
 }
@@ -98,6 +105,11 @@ class DramaError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def is_warning(self) -> bool:
+        """A warning (code W...) tells of something odd that does not stop a run."""
+        return self.code.startswith("W")
+
     def format(self, source: str | None = None) -> str:
         """Render as `file:line:col: error[CODE]: message`, the line, a caret and notes.
 
@@ -105,7 +117,7 @@ class DramaError(Exception):
         file is read from disk when it exists.
         """
         message = self.message.replace("\r", "\\r").replace("\n", "\\n")   # one line, always
-        head = f"error[{self.code}]: {message}"
+        head = f"{'warning' if self.is_warning else 'error'}[{self.code}]: {message}"
         lines = [f"{self.position}: {head}" if self.position else head]
         text_line = _source_line(self.position, source)
         if text_line is not None:

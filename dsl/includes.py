@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import nodes as n
 from .errors import DramaError
@@ -35,7 +35,7 @@ def expand(script: n.Script, root: str, errors: list[DramaError] | None = None) 
     recorded and skipped; otherwise the first is raised.
     """
     chains: dict[str, list[str]] = {}
-    if not any(isinstance(s, n.Include) for s in script.statements):
+    if not any(isinstance(s, (n.Include, n.IfBlock, n.Loop)) for s in script.statements):
         return Included(script, chains)
     result = Included(script, chains)
     statements = _expand(script.statements, script.file, os.path.realpath(root or "."),
@@ -48,6 +48,15 @@ def _expand(statements, file: str, root: str, stack: list[tuple[str, str]], chai
             chains: dict[str, list[str]], errors: list | None, result: Included) -> list[n.Statement]:
     out: list[n.Statement] = []
     for statement in statements:
+        if isinstance(statement, (n.IfBlock, n.Loop)):     # includes inside a block are read in place
+            def inner(body):
+                return tuple(_expand(body, file, root, stack, chain, chains, errors, result))
+            if isinstance(statement, n.Loop):
+                out.append(replace(statement, body=inner(statement.body)))
+            else:
+                out.append(replace(statement, arms=tuple(replace(arm, body=inner(arm.body))
+                                                         for arm in statement.arms)))
+            continue
         if not isinstance(statement, n.Include):
             out.append(statement)
             continue

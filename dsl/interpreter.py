@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from . import events as ev
 from . import nodes as n
+from . import placeholders
 from .engine import GM, Action, Defence, Game, Helping, Part, PartySheet, SeededDice, Settings, Throw
 from .errors import DramaError, Position, did_you_mean, one_of
 
@@ -26,6 +27,8 @@ class _Pending:
     ties: list[n.Tie] = field(default_factory=list)
     split: n.Split | None = None
     resolved: bool = False
+    skipped: bool = False        # its actors are defeated: what belongs to it is skipped too
+    closed_by_block: bool = False  # an `if` or `repeat` line resolved it
 
 
 class Interpreter:
@@ -49,13 +52,19 @@ class Interpreter:
         self.errors = errors
         self.events: list[dict] = [ev.start(title, settings, self.sheets.values(), self.game.states(), seed)]
         self._pending: _Pending | None = None
+        self._failed: set[tuple] = set()
+        self._depth = 0              # how many `if` and `repeat` blocks the current statement is in
+        self._last: _LastExchange | None = None
         self._handlers: dict[type, Callable] = {
             n.Scene: self._scene, n.Narration: self._narration, n.DramaBegin: self._drama,
             n.Initiative: self._initiative, n.Round: self._round, n.Hold: self._hold,
             n.Action: self._action, n.Defence: self._defence, n.Tie: self._tie, n.Split: self._split,
             n.Dictate: self._option, n.Reroll: self._option, n.Recover: self._recover,
             n.EndDrama: self._end_drama, n.Calm: self._time, n.Rest: self._time,
+            n.IfBlock: self._if, n.Loop: self._loop,
         }
+        # the statements a defeated party's line is skipped for, inside control flow
+        self._may_skip = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
 
     # ------------------------------------------------------------ running
 
@@ -68,11 +77,22 @@ class Interpreter:
         return self.events
 
     def step(self, statement: n.Statement) -> None:
-        handler = self._handlers[type(statement)]
-        if not isinstance(statement, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
+        kind = type(statement)
+        handler = self._handlers[kind]
+        if kind is n.IfBlock or kind is n.Loop:
+            # the exchange being declared ends here, but its double-win options
+            # may still come, inside the block
+            self._resolve()
+            if self._pending is not None:
+                self._pending.closed_by_block = True
+        elif not isinstance(statement, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
             self._resolve()          # the exchange being declared ends here
             self._pending = None
         try:
+            if (self._depth or self.roll_given) and kind in self._may_skip and self.game.drama is not None:
+                statement = self._without_defeated(statement)
+                if statement is None:
+                    return
             handler(statement)
         except DramaError as error:
             self._fail(error, statement.pos)
@@ -86,7 +106,11 @@ class Interpreter:
         error.at(pos)
         if self.errors is None:
             raise error
-        self.errors.append(error)
+        # a statement in a loop may fail on every pass: once is enough
+        key = (error.code, error.position, error.message)
+        if key not in self._failed:
+            self._failed.add(key)
+            self.errors.append(error)
 
     # ------------------------------------------------------------ names
 
@@ -113,6 +137,39 @@ class Interpreter:
                 rest = " ".join([keyword, *words[index + 1:]])
                 return f"did you mean '{head} {rest}'?"
         return None
+
+    def _fill(self, text: str, s: n.Statement) -> str:
+        """The text with its placeholders filled in from the state now."""
+        if not placeholders.has_placeholders(text):
+            return text
+        return placeholders.fill(text, Position(s.pos.file, s.pos.line, s.column), self._placeholder)
+
+    def _placeholder(self, inside: str, at: Position) -> str:
+        """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
+        game = self.game
+        name, field = placeholders.split(inside, at, [*self.sheets, *self.roles])
+        if name not in self.sheets and name not in self.roles:
+            if name == "round":
+                return str(game.round or 0)
+            if name == "drama":
+                return game.drama.name if game.drama is not None else ""
+            known = [*self.roles, *self.sheets, *placeholders.GLOBALS]
+            raise DramaError("E205", f"there is no party or role '{name}' for a placeholder", position=at,
+                             expected=f"one of {one_of(known)}", hint=did_you_mean(name, known))
+        pid = self._party(n.Name(name, at))
+        sheet = self.sheets[pid]
+        if field == "name":
+            return sheet.name
+        if field == "id":
+            return pid
+        if field == "members":
+            members = list(sheet.members)
+            return (", ".join(members[:-1]) + " and " + members[-1]) if len(members) > 1 else \
+                (members[0] if members else sheet.name)
+        if field == "maximum":
+            return str(sheet.quintessence)
+        state = game.state(pid)
+        return str(state.quintessence if field == "quintessence" else state.damage_pool)
 
     def _uses(self, pid: str, uses: n.Uses) -> tuple[str | None, str | None]:
         """Sort `with A + B` into the party's trait and treasure; `with MOVE` uses
@@ -198,13 +255,120 @@ class Interpreter:
             parts.append(part)
         return tuple(parts)
 
+    # ------------------------------------------------------------ control flow
+
+    def _if(self, s: n.IfBlock) -> None:
+        for arm in s.arms:
+            if arm.condition is None or self._test(arm.condition):
+                self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
+                self._block(arm.body)
+                return
+        self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+
+    def _loop(self, s: n.Loop) -> None:
+        passes = 0
+        while True:
+            if s.condition is not None and self._test(s.condition):
+                ended = "until"
+                break
+            if passes >= s.bound:
+                ended = "bound" if s.condition is not None else "count"
+                break
+            self._block(s.body)
+            passes += 1
+        self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
+
+    def _block(self, body: tuple[n.Statement, ...]) -> None:
+        self._depth += 1
+        try:
+            for statement in body:
+                self.step(statement)
+            # an exchange that ends the block resolves before what follows is tested
+            self._resolve()
+        finally:
+            self._depth -= 1
+
+    def _test(self, c: n.Condition) -> bool:
+        """Whether a condition holds now (names are resolved as the script's are)."""
+        kind = type(c)
+        if kind is n.Compare:
+            left, right = self._quantity(c.left), self._quantity(c.right)
+            return _COMPARE[c.op](left, right)
+        if kind is n.Defeated:
+            return self.game.state(self._party(c.party)).defeated != c.negated
+        if kind is n.And:
+            return self._test(c.left) and self._test(c.right)
+        if kind is n.Or:
+            return self._test(c.left) or self._test(c.right)
+        if kind is n.Not:
+            return not self._test(c.operand)
+        if kind is n.InDrama:
+            return self.game.drama is not None
+        if kind is n.LastExchange:
+            last = self._last
+            if last is None:
+                return False
+            if c.party is None:
+                return c.outcome in last.outcomes
+            pid = self._party(c.party)
+            return pid in (last.winners if c.outcome == "won" else last.losers)
+        raise TypeError(f"not a condition: {c!r}")  # pragma: no cover
+
+    def _quantity(self, q: n.Quantity) -> int:
+        if q.kind == "number":
+            return q.value
+        if q.kind == "round":
+            return self.game.round or 0
+        state = self.game.state(self._possessed(q.party))
+        return state.quintessence if q.kind == "quintessence" else state.damage_pool
+
+    def _possessed(self, name: n.Name) -> str:
+        """A party in a condition, also written `Kara's`."""
+        text = name.text
+        if text.endswith("'s") and text not in self.sheets and text not in self.roles:
+            name = n.Name(text[:-2], name.pos)
+        return self._party(name)
+
+    def _without_defeated(self, s: n.Statement) -> n.Statement | None:
+        """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
+        skipped, with a `skipped` event; a joint action or defence goes on
+        without its defeated participants."""
+        game = self.game
+        pending = self._pending
+        if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
+            return None          # part of an exchange that was skipped
+        names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
+        ids = [self._party(name) for name in names]
+        down = [pid for pid in ids if game.state(pid).defeated]
+        if not down:
+            return s
+        self.events.append(ev.skipped(s.pos.file, s.pos.line, down, game.drama.name, game.round))
+        if len(down) == len(ids):
+            if isinstance(s, n.Action):
+                self._pending = _Pending(s, skipped=True)
+            return None
+        # a joint side goes on with the parties still standing
+        keep = [name for name, pid in zip(names, ids) if pid not in down]
+        lines = [line for line in s.participants if self._party(line.party) not in down]
+        lead_gm = s.gm
+        if len(keep) == 1 and len(lines) == 1:
+            line = lines[0]
+            if isinstance(s, n.Action):
+                return replace(s, actors=(keep[0],), uses=line.uses, gm=line.gm + lead_gm, dice=line.dice,
+                               participants=())
+            return replace(s, parties=(keep[0],), uses=line.uses, gm=line.gm + lead_gm, dice=line.dice,
+                           participants=())
+        if isinstance(s, n.Action):
+            return replace(s, actors=tuple(keep), participants=tuple(lines))
+        return replace(s, parties=tuple(keep), participants=tuple(lines))
+
     # ------------------------------------------------------------ statements
 
     def _scene(self, s: n.Scene) -> None:
-        self.events.append({"type": "scene", "line": s.pos.line, "title": s.title})
+        self.events.append({"type": "scene", "line": s.pos.line, "title": self._fill(s.title, s)})
 
     def _narration(self, s: n.Narration) -> None:
-        self.events.append({"type": "narration", "line": s.pos.line, "text": s.text})
+        self.events.append({"type": "narration", "line": s.pos.line, "text": self._fill(s.text, s)})
 
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self._party(name) for name in s.parties]
@@ -232,21 +396,30 @@ class Interpreter:
         if pending is None:
             raise DramaError("E002", f"{what} must follow the aggressive action it answers",
                              expected="an action (`NAME INTENT -> TARGET ...`) just before it")
+        if pending.closed_by_block:
+            raise DramaError("E002", f"{what} must follow its action directly, not inside an `if` or "
+                             "`repeat` that begins after the action",
+                             hint="put the whole exchange (the action and its defences) inside the block")
         if pending.resolved:
             raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
         return pending
 
     def _defence(self, s: n.Defence) -> None:
-        self._attach(s, "a defence").defences.append(s)
+        pending = self._attach(s, "a defence")
+        if not pending.skipped:
+            pending.defences.append(s)
 
     def _tie(self, s: n.Tie) -> None:
-        self._attach(s, "a `tie` line").ties.append(s)
+        pending = self._attach(s, "a `tie` line")
+        if not self.roll_given:      # a simulation settles ties by the setting's policy
+            pending.ties.append(s)
 
     def _split(self, s: n.Split) -> None:
         pending = self._attach(s, "a `split` line")
         if pending.split is not None:
             raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
-        pending.split = s
+        if not self.roll_given:      # a simulation's losses fall lead first
+            pending.split = s
 
     def _option(self, s: n.Dictate | n.Reroll) -> None:
         pending = self._pending
@@ -254,10 +427,17 @@ class Interpreter:
             self._resolve()
             if self._pending is None:       # the exchange itself failed (drama check goes on)
                 return
+        if pending is not None and pending.skipped:
+            return
         pid = self._party(s.party)
         game = self.game
+        if self.roll_given and not any(pid in option.parties for option in game.open_options):
+            # a simulation's dice need not give the table's double win
+            self.events.append(ev.skipped(s.pos.file, s.pos.line, [pid], game.drama.name if game.drama else None,
+                                          game.round, "no double win"))
+            return
         if isinstance(s, n.Dictate):
-            result = game.take_option(pid, "dictate", text=s.text)
+            result = game.take_option(pid, "dictate", text=self._fill(s.text, s))
         else:
             throw = self._throw(s.dice)
             if s.dice.kind == "none" or self.roll_given:
@@ -268,7 +448,7 @@ class Interpreter:
     def _resolve(self) -> None:
         """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
         pending = self._pending
-        if pending is None or pending.resolved:
+        if pending is None or pending.resolved or pending.skipped:
             return
         s = pending.action
         where: dict[str, dict[str, Position]] = {}
@@ -307,6 +487,7 @@ class Interpreter:
             self._fail(error, position)
             return
         pending.resolved = True
+        self._last = _LastExchange.of(result)
         qualifiers = [{"kind": q.kind, "text": q.text} for q in s.qualifiers]
         self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
 
@@ -325,12 +506,52 @@ class Interpreter:
         self.events.append(ev.recovery(result, s.pos.line, game.drama.name if game.drama else None, game.round))
 
     def _end_drama(self, s: n.EndDrama) -> None:
-        self.events.append(ev.drama_ended(self.game.end_drama(s.text), s.pos.line))
+        text = self._fill(s.text, s) if s.text is not None else None
+        self.events.append(ev.drama_ended(self.game.end_drama(text), s.pos.line))
 
     def _time(self, s: n.Calm | n.Rest) -> None:
         kind = "rest" if isinstance(s, n.Rest) else "calm"
         result = self.game.pass_time(kind, self.settings.seconds(s.duration))
         self.events.append(ev.time_passed(result, s.pos.line, str(s.duration)))
+
+
+_COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
+            "=": int.__eq__, "!=": int.__ne__}
+
+
+@dataclass(frozen=True)
+class _LastExchange:
+    """What `last exchange ...` conditions ask of the latest exchange."""
+
+    outcomes: frozenset[str]       # of "won", "lost" (the acting side's view), "tied", "double"
+    winners: frozenset[str]        # parties on the winning side of one of its comparisons
+    losers: frozenset[str]
+
+    @staticmethod
+    def of(result) -> "_LastExchange":
+        attacker = result.attacker
+        winners: set[str] = set()
+        losers: set[str] = set()
+        won = lost = 0
+        for comparison, defence in zip(result.comparisons, result.defences):
+            if comparison.winner == comparison.attacker:
+                won += 1
+                winners.update(attacker.parties)
+                losers.update(defence.parties)
+            else:
+                lost += 1
+                winners.update(defence.parties)
+                losers.update(attacker.parties)
+        outcomes = set()
+        if won and not lost:
+            outcomes.add("won")
+        if lost and not won:
+            outcomes.add("lost")
+        if any(c.tie for c in result.comparisons):
+            outcomes.add("tied")
+        if any(c.double for c in result.comparisons):
+            outcomes.add("double")
+        return _LastExchange(frozenset(outcomes), frozenset(winners), frozenset(losers))
 
 
 @contextmanager

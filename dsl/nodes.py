@@ -88,6 +88,7 @@ class Scene(Statement):
     """`scene "Title"`: a heading in the transcript."""
 
     title: str
+    column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Narration(Statement):
     """`> text`: narration, passed through to the transcript."""
 
     text: str
+    column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ class Dictate(Statement):
 
     party: Name
     text: str
+    column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
 @dataclass(frozen=True)
@@ -226,6 +229,7 @@ class EndDrama(Statement):
     """`end drama "The Overlord falls."`: the dramatic situation ends."""
 
     text: str | None
+    column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
 @dataclass(frozen=True)
@@ -247,6 +251,150 @@ class Include(Statement):
     """`include "file.drama"`: another script's statements, read in its place."""
 
     path: str
+
+
+# ---------------------------------------------------------------- conditions
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition of `if` or `repeat until`; `pos` spans its text on the line."""
+
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Defeated(Condition):
+    """`Overlord is defeated`, or `is not defeated` (`negated`)."""
+
+    party: Name
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One side of a comparison: a party's `quintessence` (available) or `damage`
+    (its damage pool), the `round` number, or a `number`."""
+
+    kind: str  # "quintessence" | "damage" | "round" | "number"
+    pos: Position
+    party: Name | None = None
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class Compare(Condition):
+    """`Kara quintessence < 3`, `Kara damage >= Bren damage`, `round > 4`."""
+
+    left: Quantity
+    op: str  # one of < <= > >= = !=
+    right: Quantity
+
+
+@dataclass(frozen=True)
+class LastExchange(Condition):
+    """`last exchange won` (`lost`, `tied`, `double`), from the acting side's view,
+    or `Kara won last exchange` / `Kara lost last exchange` (`party` set)."""
+
+    outcome: str  # "won" | "lost" | "tied" | "double"
+    party: Name | None = None
+
+
+@dataclass(frozen=True)
+class InDrama(Condition):
+    """`in drama`: a dramatic situation is running."""
+
+
+@dataclass(frozen=True)
+class Not(Condition):
+    operand: Condition
+
+
+@dataclass(frozen=True)
+class And(Condition):
+    left: Condition
+    right: Condition
+
+
+@dataclass(frozen=True)
+class Or(Condition):
+    left: Condition
+    right: Condition
+
+
+# ---------------------------------------------------------------- control flow
+# The parser reads these one line at a time (If, ElseIf, Else, End, Repeat) and
+# then nests the lines between them into IfBlock and Loop statements.
+
+@dataclass(frozen=True)
+class If(Statement):
+    """`if CONDITION`: opens an IfBlock."""
+
+    condition: Condition
+    text: str
+
+
+@dataclass(frozen=True)
+class ElseIf(Statement):
+    """`else if CONDITION`."""
+
+    condition: Condition
+    text: str
+
+
+@dataclass(frozen=True)
+class Else(Statement):
+    """`else`."""
+
+
+@dataclass(frozen=True)
+class End(Statement):
+    """`end`: closes the innermost `if` or `repeat`."""
+
+
+@dataclass(frozen=True)
+class Repeat(Statement):
+    """`repeat until CONDITION, at most N rounds` or `repeat N times`: opens a Loop.
+
+    `condition` is None for `repeat N times`; `unit` is "rounds" or "times" (or
+    "" when the bound is missing, an error reported with the loop kept in place)."""
+
+    condition: Condition | None
+    text: str | None
+    bound: int
+    unit: str
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm of an IfBlock: its condition (None for `else`), as written, and its body."""
+
+    pos: Position
+    condition: Condition | None
+    text: str
+    body: tuple[Statement, ...]
+
+
+@dataclass(frozen=True)
+class IfBlock(Statement):
+    """`if` ... `else if` ... `else` ... `end`: the first arm whose condition holds runs."""
+
+    arms: tuple[Arm, ...]
+    end: Position
+
+
+@dataclass(frozen=True)
+class Loop(Statement):
+    """`repeat until CONDITION, at most N rounds` ... `end`, or `repeat N times` ... `end`.
+
+    Before each pass the condition is tested: the loop ends when it holds, or
+    when `bound` passes have run."""
+
+    condition: Condition | None
+    text: str | None
+    bound: int
+    unit: str
+    body: tuple[Statement, ...]
+    end: Position
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,19 @@ _LEXEME = re.compile(r'"(?:[^"\\\n]|\\.)*"|->|[\w\'](?:[\w\']|-(?!>))*|\S')
 _WORD = re.compile(r"[\w'](?:[\w']|-(?!>))*")
 
 
+# how `last exchange ...` may say its outcome
+_OUTCOMES = {"won": "won", "lost": "lost", "tied": "tied", "a tie": "tied", "double": "double",
+             "a double win": "double", "double win": "double", "doubled": "double"}
+# `at most N rounds`: the bound counts passes through the loop, whichever word says so
+_LOOP_UNITS = {"rounds": "rounds", "round": "rounds", "times": "times", "time": "times",
+               "passes": "times", "pass": "times"}
+
+
+def _text_column(token) -> int:
+    """Where the text of a bare or quoted text token starts."""
+    return token.column + 1 if token.type == "STRING" else token.column
+
+
 def _unquote(token: str) -> str:
     text = token[1:-1]
     return _ESCAPE.sub(r"\1", text) if "\\" in text else text
@@ -138,6 +151,10 @@ class _Builder:
         self.source_lines: list[str] = []
         self.offset = 0
         self.out: list[nodes.Statement] = []
+        self.control = False      # an `if` or `repeat` was read: the statements need nesting
+        # errors in a statement that is still read (a loop without a bound keeps its
+        # place, so that its `end` is not reported too)
+        self.soft: list[DramaError] = []
 
     # positions -----------------------------------------------------------
 
@@ -209,7 +226,7 @@ class _Builder:
         return ("+", c[0])
 
     def qualifier(self, c):
-        keyword, (text, end) = c
+        keyword, (text, end) = c[0], c[-1]      # `but not PHRASE` or `so that PHRASE`
         kind = "not" if keyword.type == "BUT" else "so"
         return nodes.Qualifier(kind, text, Position(self.file, self.line_map[keyword.line], keyword.column, end))
 
@@ -294,11 +311,14 @@ class _Builder:
     def scene(self, c):
         keyword, title = c
         text = _unquote(title) if title.type == "STRING" else title.rstrip()
-        return self._add(nodes.Scene(self._line_pos(keyword.line, keyword.column), text))
+        return self._add(nodes.Scene(self._line_pos(keyword.line, keyword.column), text,
+                                     _text_column(title)))
 
     def narration(self, c):
         token = c[0]
-        return self._add(nodes.Narration(self._line_pos(token.line, token.column), token[1:].strip()))
+        body = token[1:]
+        column = token.column + 1 + len(body) - len(body.lstrip())
+        return self._add(nodes.Narration(self._line_pos(token.line, token.column), body.strip(), column))
 
     def drama(self, c):
         keyword, title = c[0], c[1]
@@ -407,9 +427,9 @@ class _Builder:
         return self._add(nodes.Split(self._line_pos(keyword.line, keyword.column), tuple(c[1:])))
 
     def dictate(self, c):
-        party, text = c
-        text = _unquote(text) if text.type == "STRING" else text.rstrip()
-        return self._add(nodes.Dictate(self._name_line_pos(party), party, text))
+        party, token = c
+        text = _unquote(token) if token.type == "STRING" else token.rstrip()
+        return self._add(nodes.Dictate(self._name_line_pos(party), party, text, _text_column(token)))
 
     def reroll(self, c):
         party = c[0]
@@ -436,10 +456,12 @@ class _Builder:
     def end_drama(self, c):
         keyword = c[0]
         text = None
+        column = 0
         if len(c) > 2:
             token = c[2]
             text = _unquote(token) if token.type == "STRING" else token.rstrip()
-        return self._add(nodes.EndDrama(self._line_pos(keyword.line, keyword.column), text))
+            column = _text_column(token)
+        return self._add(nodes.EndDrama(self._line_pos(keyword.line, keyword.column), text, column))
 
     def _duration(self, amount, unit):
         singular = unit_name(str(unit))
@@ -458,6 +480,115 @@ class _Builder:
     def rest(self, c):
         keyword, amount, unit = c
         return self._add(nodes.Rest(self._line_pos(keyword.line, keyword.column), self._duration(amount, unit)))
+
+    # control flow and conditions --------------------------------------------
+
+    def _span(self, first, last) -> Position:
+        """From the start of `first` to the end of `last` (tokens, names, conditions)."""
+        start = first.pos if hasattr(first, "pos") else self._pos(first)
+        end = last.pos if hasattr(last, "pos") else self._pos(last)
+        return Position(start.file, start.line, start.column, end.end_column)
+
+    def _cond_text(self, keyword, cond) -> str:
+        line = self.lines[keyword.line - 1]
+        return line[cond.pos.column - 1:cond.pos.end_column - 1]
+
+    subject = name
+
+    def quantity(self, c):
+        first = c[0]
+        if type(first) is nodes.Name:
+            kind = "quintessence" if c[1].type == "QUINTESSENCE" else "damage"
+            return nodes.Quantity(kind, self._span(first, c[-1]), party=first)
+        if first.type == "ROUND":
+            return nodes.Quantity("round", self._pos(first))
+        return nodes.Quantity("number", self._pos(first), value=self._int(first))
+
+    def compare(self, c):
+        left, op, right = c
+        return nodes.Compare(self._span(left, right), left, str(op), right)
+
+    def defeated(self, c):
+        return nodes.Defeated(self._span(c[0], c[-1]), c[0], negated=len(c) == 4)
+
+    def last_exchange(self, c):
+        words = [str(t) for t in c if t.type == "WORD"]
+        said = " ".join(words)
+        outcome = _OUTCOMES.get(said)
+        if outcome is None:
+            first = next(t for t in c if t.type == "WORD")
+            raise self._error(f"'{_show(said)}' is not an outcome of an exchange", first, c[-1],
+                              expected="won, lost, tied or double",
+                              hint=did_you_mean(said, _OUTCOMES))
+        return nodes.LastExchange(self._span(c[0], c[-1]), outcome)
+
+    def party_exchange(self, c):
+        party, verb = c[0], c[1]
+        return nodes.LastExchange(self._span(party, c[-1]), "won" if verb.type == "WON" else "lost", party)
+
+    def in_drama(self, c):
+        return nodes.InDrama(self._span(c[0], c[-1]))
+
+    def negation(self, c):
+        return nodes.Not(self._span(c[0], c[1]), c[1])
+
+    def both(self, c):
+        return nodes.And(self._span(c[0], c[2]), c[0], c[2])
+
+    def either(self, c):
+        return nodes.Or(self._span(c[0], c[2]), c[0], c[2])
+
+    def group(self, c):
+        return dataclasses.replace(c[1], pos=self._span(c[0], c[2]))
+
+    def if_(self, c):
+        keyword, cond = c
+        self.control = True
+        return self._add(nodes.If(self._line_pos(keyword.line, keyword.column), cond,
+                                  self._cond_text(keyword, cond)))
+
+    def else_(self, c):
+        keyword = c[0]
+        pos = self._line_pos(keyword.line, keyword.column)
+        if len(c) == 1:
+            return self._add(nodes.Else(pos))
+        cond = c[2]
+        return self._add(nodes.ElseIf(pos, cond, self._cond_text(keyword, cond)))
+
+    def block_end(self, c):
+        keyword = c[0]
+        return self._add(nodes.End(self._line_pos(keyword.line, keyword.column)))
+
+    def repeat(self, c):
+        keyword = c[0]
+        self.control = True
+        pos = self._line_pos(keyword.line, keyword.column)
+        if c[1].type == "INT":          # repeat N times
+            count, unit = c[1], c[2]
+            return self._add(nodes.Repeat(pos, None, None, self._int(count), self._unit(unit)))
+        cond = c[2]
+        text = self._cond_text(keyword, cond)
+        if len(c) == 3:
+            column = _content_end(self.lines[keyword.line - 1])
+            # the loop is kept (with no passes), so that its `end` still closes it
+            self.soft.append(DramaError(
+                "E005", "a loop needs an upper bound", position=Position(
+                    self.file, self.line_map[keyword.line], column, column + 1),
+                expected="', at most N rounds' (or 'times') after the condition",
+                hint=f"repeat until {text}, at most 20 rounds"))
+            return self._add(nodes.Repeat(pos, cond, text, 0, ""))
+        count, unit = c[-2], c[-1]
+        return self._add(nodes.Repeat(pos, cond, text, self._int(count), self._unit(unit)))
+
+    def _unit(self, token) -> str:
+        unit = _LOOP_UNITS.get(str(token))
+        if unit is None:
+            self.soft.append(DramaError(
+                "E005", f"a loop counts rounds or times, not '{_show(str(token))}'",
+                position=self._pos(token), expected="'rounds' or 'times'",
+                hint=did_you_mean(str(token), _LOOP_UNITS)))
+            return "times"
+        return unit
 
     def start(self, c):
         return None
@@ -494,7 +625,30 @@ _SHOW_TERMINAL = {
     "INCLUDE": "'include'",
     "NARRATION": "'>' and narration",
     "BUT": "'but not'",
-    "_NOT": "'not'",
+    "NOT": "'not'",
+    "IF": "'if'",
+    "ELSE": "'else'",
+    "REPEAT": "'repeat'",
+    "UNTIL": "'until'",
+    "AT": "'at most'",
+    "MOST": "'most'",
+    "OR": "'or'",
+    "AND": "'and'",
+    "IS": "'is'",
+    "DEFEATED": "'defeated'",
+    "THE": "'the'",
+    "LAST": "'last exchange'",
+    "EXCHANGE": "'exchange'",
+    "WAS": "'was'",
+    "WON": "'won'",
+    "LOST": "'lost'",
+    "IN": "'in drama'",
+    "QUINTESSENCE": "'quintessence'",
+    "DAMAGE": "'damage'",
+    "POOL": "'pool'",
+    "CMP": "a comparison (<, <=, >, >=, = or !=)",
+    "LPAR": "'('",
+    "RPAR": "')'",
     "SO": "'so that'",
     "_THAT": "'that'",
     "PLUS": "'+'",
@@ -518,14 +672,20 @@ _ORDER = {name: i for i, name in enumerate(_SHOW_TERMINAL)}
 _KEYWORD_WORDS = {
     "SCENE": ("scene",), "DRAMA": ("drama",), "WITH": ("with",), "INITIATIVE": ("initiative",),
     "ROUND": ("round",), "_DEFENDS": ("defends", "defend"), "_HOLDS": ("holds",), "_VS": ("vs",),
-    "BUT": ("but",), "_NOT": ("not",), "SO": ("so",), "_THAT": ("that",), "_GM": ("GM",),
+    "BUT": ("but",), "NOT": ("not",), "SO": ("so",), "_THAT": ("that",), "_GM": ("GM",),
     "ROLLED": ("rolled",), "ROLL": ("roll",), "TIE": ("tie",), "SPLIT": ("split",),
     "_DICTATES": ("dictates",), "_REROLLS": ("rerolls",), "_RECOVERS": ("recovers",),
     "_HELPED": ("helped",), "_BY": ("by",), "THEN": ("then",), "_REROLLED": ("rerolled",),
     "END": ("end",), "CALM": ("calm",), "REST": ("rest",), "INCLUDE": ("include",),
+    "IF": ("if",), "ELSE": ("else",), "REPEAT": ("repeat",), "UNTIL": ("until",), "AT": ("at",),
+    "MOST": ("most",), "OR": ("or",), "AND": ("and",), "IS": ("is",), "DEFEATED": ("defeated",),
+    "THE": ("the",), "LAST": ("last",), "EXCHANGE": ("exchange",), "WAS": ("was",), "WON": ("won",),
+    "LOST": ("lost",), "IN": ("in",), "QUINTESSENCE": ("quintessence",), "DAMAGE": ("damage",),
+    "POOL": ("pool",),
 }
 _INDENTED_LINE = "an indented line must follow a joint action or defence"
-_STATEMENT_WORDS = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest", "include")
+_STATEMENT_WORDS = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest", "include",
+                    "if", "else", "repeat")
 _VERBS = ("defends", "defend", "holds", "recovers", "dictates", "rerolls")
 
 
@@ -730,19 +890,110 @@ def parse(text: str, file: str, line_offset: int = 0, errors: list[DramaError] |
         builder.file = file
         builder.offset = line_offset
         builder.source_lines = source_lines
+        builder.control = False
+        builder.soft = []
         try:
             try:
-                return _parse_grouped(source_lines, file, line_offset)
+                script = _parse_grouped(source_lines, file, line_offset)
             except DramaError:
                 if errors is None:
                     raise
-            return _parse_plain(source_lines, file, line_offset, errors)
+                builder.control = False
+                builder.soft = []
+                script = _parse_plain(source_lines, file, line_offset, errors)
+            if builder.soft:
+                if errors is None:
+                    raise builder.soft[0]
+                errors.extend(builder.soft)
+            if builder.control or errors is not None:
+                script = nodes.Script(file, _nest(script.statements, errors))
+            return script
         finally:
             builder.out = []
             builder.lines = []
             builder.source_lines = []
             if collecting:
                 gc.enable()
+
+
+# ------------------------------------------------------------------ blocks
+
+_OPENERS = (nodes.If, nodes.Repeat)
+_CONTROL = (nodes.If, nodes.ElseIf, nodes.Else, nodes.End, nodes.Repeat)
+
+
+class _Open:
+    """A block being read: its opening line, and its arms (an `if`) or body (a loop)."""
+
+    def __init__(self, opener: nodes.Statement):
+        self.opener = opener
+        self.arms: list[list] = []          # [pos, condition, text, body]
+        if isinstance(opener, nodes.If):
+            self.arms.append([opener.pos, opener.condition, opener.text, []])
+        self.body: list[nodes.Statement] = [] if isinstance(opener, nodes.Repeat) else self.arms[0][3]
+        self.has_else = False
+
+    def close(self, end: Position) -> nodes.Statement:
+        opener = self.opener
+        if isinstance(opener, nodes.Repeat):
+            return nodes.Loop(opener.pos, opener.condition, opener.text, opener.bound, opener.unit,
+                              tuple(self.body), end)
+        return nodes.IfBlock(opener.pos, tuple(nodes.Arm(pos, cond, text, tuple(body))
+                                               for pos, cond, text, body in self.arms), end)
+
+
+def _nest(statements: Sequence[nodes.Statement], errors: list[DramaError] | None) -> tuple[nodes.Statement, ...]:
+    """Nest the lines between `if`/`repeat` and their `end` into IfBlock and Loop
+    statements. A stray `else` or `end`, or a block without its `end`, is E004:
+    raised, or with `errors` a list recorded (the stray line is dropped, an
+    unclosed block closed at the end of the file)."""
+    root: list[nodes.Statement] = []
+    stack: list[_Open] = []
+
+    def fail(error: DramaError) -> None:
+        if errors is None:
+            raise error
+        errors.append(error)
+
+    for statement in statements:
+        kind = type(statement)
+        if kind in _OPENERS:
+            stack.append(_Open(statement))
+        elif kind is nodes.ElseIf or kind is nodes.Else:
+            word = "else if" if kind is nodes.ElseIf else "else"
+            top = stack[-1] if stack else None
+            if top is None or not isinstance(top.opener, nodes.If):
+                fail(DramaError("E004", f"`{word}` without an `if`", position=statement.pos,
+                                expected="`if CONDITION` on an earlier line, and `end` after the block"))
+            elif top.has_else:
+                fail(DramaError("E004", f"`{word}` after the `else` of this `if`", position=statement.pos,
+                                expected="`else` last, just before `end`",
+                                notes=[f"the `else` is at line {top.arms[-1][0].line}"]))
+            else:
+                if kind is nodes.ElseIf:
+                    top.arms.append([statement.pos, statement.condition, statement.text, []])
+                else:
+                    top.arms.append([statement.pos, None, "else", []])
+                    top.has_else = True
+                top.body = top.arms[-1][3]
+        elif kind is nodes.End:
+            if not stack:
+                fail(DramaError("E004", "`end` without an `if` or `repeat`", position=statement.pos,
+                                expected="`if` or `repeat` on an earlier line",
+                                hint="a dramatic situation ends with `end drama`"))
+                continue
+            block = stack.pop().close(statement.pos)
+            (stack[-1].body if stack else root).append(block)
+        else:
+            (stack[-1].body if stack else root).append(statement)
+    while stack:
+        top = stack.pop()
+        word = "if" if isinstance(top.opener, nodes.If) else "repeat"
+        fail(DramaError("E004", f"this `{word}` has no `end`", position=top.opener.pos,
+                        expected="`end` on a line of its own after the block"))
+        block = top.close(top.opener.pos)
+        (stack[-1].body if stack else root).append(block)
+    return tuple(root)
 
 
 def _parse_plain(source_lines: list[str], file: str, line_offset: int,

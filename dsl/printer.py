@@ -21,6 +21,8 @@ import os
 import re
 from typing import Iterable, Sequence
 
+from .placeholders import literal
+
 __all__ = ["record", "normalise", "replay", "write_record", "name_text", "actor_text", "intent_text",
            "phrase_text", "quoted"]
 
@@ -218,7 +220,7 @@ def _exchange(action: dict, comparisons: Sequence[dict], groups: frozenset = fro
 def _option(event: dict) -> str:
     party = actor_text(event["party"])
     if event["option"] == "dictate":
-        return f"{party} dictates {quoted(event.get('text') or '')}"
+        return f"{party} dictates {quoted(literal(event.get('text') or ''))}"
     dice = event.get("dice") or ()
     return f"{party} rerolls" + (f", rolled {_faces(dice)}" if dice else "")
 
@@ -308,6 +310,11 @@ def _header(start: dict | None, scenario: str | None) -> list[str]:
             "# Every die is given and every tie named: run it with the same setting and cast."]
 
 
+# events that are not statements of the straight-line trace: a defeat follows from
+# its exchange, and the trace is what `if` and `repeat` ran, without them
+_NOT_STATEMENTS = frozenset(("start", "final", "defeat", "branch", "loop", "skipped"))
+
+
 def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None) -> str:
     """The script text of a run's events, in the canonical layout.
 
@@ -328,12 +335,12 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         event = events[i]
         kind = event["type"]
         i += 1
-        if kind in ("start", "final", "defeat"):
-            continue        # not statements: a defeat follows from its exchange
+        if kind in _NOT_STATEMENTS:
+            continue        # a defeat follows from its exchange; control flow is what ran
         if kind == "scene":
-            paragraphs.append(("scene", [f"scene {quoted(event['title'])}"]))
+            paragraphs.append(("scene", [f"scene {quoted(literal(event['title']))}"]))
         elif kind == "narration":
-            paragraphs.append(("narration", [_narration(event["text"])]))
+            paragraphs.append(("narration", [_narration(literal(event["text"]))]))
         elif kind == "drama":
             parties = ", ".join(name_text(pid) for pid in event["party_ids"])
             paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"]))
@@ -364,7 +371,7 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
             paragraphs.append(("recovery" if in_drama else "recovery-out", [_recovery(event)]))
         elif kind == "drama_end":
             text = event.get("text")
-            paragraphs.append(("drama_end", ["end drama" + ("" if text is None else " " + quoted(text))]))
+            paragraphs.append(("drama_end", ["end drama" + ("" if text is None else " " + quoted(literal(text)))]))
             in_drama = False
         elif kind in ("calm", "rest"):
             paragraphs.append((kind, [_time(event)]))
@@ -392,6 +399,8 @@ def normalise(events: Iterable[dict]) -> list[dict]:
 
     Dropped, and why:
 
+    - the `branch`, `loop` and `skipped` events: the recorded script is the
+      straight-line trace of what `if` and `repeat` ran, with no control flow;
     - `line` of every event: the recorded script has its own layout, so its
       statements are on other lines than in the script that was run;
     - `seed` of the `start` event: a recorded script rolls no dice, so it may be
@@ -414,9 +423,11 @@ def normalise(events: Iterable[dict]) -> list[dict]:
     """
     out = []
     for event in events:
+        kind = event.get("type")
+        if kind in ("branch", "loop", "skipped"):
+            continue            # the recorded trace has no control flow: it is what ran
         event = copy.deepcopy(event)
         event.pop("line", None)
-        kind = event.get("type")
         if kind == "start":
             event.pop("seed", None)
         elif kind == "exchange":

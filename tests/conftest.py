@@ -29,7 +29,9 @@ SCENARIOS = ROOT / "scenarios"
 from samples import EMBERFALL_CAST, EMBERFALL_SCENARIO, EMBERFALL_SETTING, THRONE_HALL  # noqa: E402,F401
 
 # the head of every error: `file:line:col: error[CODE]: message`
-ERROR_HEAD = re.compile(r"^(?P<where>.+?):(?P<line>\d+):(?P<col>\d+): error\[(?P<code>E\d{3})\]: (?P<message>.+)$")
+# (or of a warning: `file:line:col: warning[W001]: message`)
+ERROR_HEAD = re.compile(r"^(?P<where>.+?):(?P<line>\d+):(?P<col>\d+): (?:error\[(?P<code>E\d{3})|warning\[(?P<warning>W\d{3}))\]: "
+                        r"(?P<message>.+)$")
 # an error without a position (a missing scenario file, an output file)
 ERROR_BARE = re.compile(r"^error\[(?P<code>E\d{3})\]: (?P<message>.+)$")
 
@@ -209,7 +211,7 @@ def printed_errors(text: str) -> list[Printed]:
     for line in text.split("\n"):
         match = ERROR_HEAD.match(line)
         if match:
-            out.append(Printed(match["where"], int(match["line"]), int(match["col"]), match["code"],
+            out.append(Printed(match["where"], int(match["line"]), int(match["col"]), match["code"] or match["warning"],
                                match["message"], []))
         elif out and (line.startswith(" ") or not line.strip()):
             out[-1].body.append(line)
@@ -235,7 +237,7 @@ def only_error_lines(text: str) -> None:
         if not line.strip():
             continue
         assert (ERROR_HEAD.match(line) or ERROR_BARE.match(line) or line.startswith(" ")
-                or re.fullmatch(r"\d+ errors", line)), line
+                or re.fullmatch(r"(?:\d+ errors?)?(?:, )?(?:\d+ warnings?)?", line)), line
 
 
 @pytest.fixture

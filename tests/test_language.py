@@ -61,14 +61,14 @@ def test_scene_and_narration(tmp_path):
 
 def test_drama_with_begins_and_end_drama_ends_R13(tmp_path):
     """`drama NAME with ...` and `end drama TEXT`; the last round counts in time (R13)."""
-    events = play(tmp_path, DRAMA4 +
+    events = play(tmp_path, DRAMA4 + "Kara holds\n"
                   "round                                         # the next round begins (R13)\n"
                   'end drama "The Overlord falls."               # the dramatic situation ends\n')
     begun = only(events, "drama")
     assert begun["line"] == 1 and begun["drama"] == "Throne Hall"
     assert begun["party_ids"] == ["Kara", "Bren", "Overlord", "Goblins"]
     ended = only(events, "drama_end")
-    assert ended["line"] == 3 and ended["drama"] == "Throne Hall"
+    assert ended["line"] == 4 and ended["drama"] == "Throne Hall"
     assert ended["text"] == "The Overlord falls." and ended["rounds"] == 2
     assert ended["time"] == 12
 

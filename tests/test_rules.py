@@ -966,6 +966,7 @@ def test_R13_time_advances_one_round_per_round_counted_at_next_round_and_end():
     assert game.time == 0
     begun = game.begin_drama("Throne Hall", list(EVERYONE))
     assert begun.time == 0 and game.round == 1
+    game.exchange(Action("act", (act("Kara"),), gm_target=-1))
     assert game.next_round().time == 6 and game.time == 6
     assert game.next_round().time == 12
     ended = game.end_drama("done")
@@ -975,10 +976,25 @@ def test_R13_time_advances_one_round_per_round_counted_at_next_round_and_end():
 
 def test_R13_round_length_from_the_setting():
     game = new_game(settings=Settings(round=Duration(1, "minute")))
+    game.hold("Kara")
     game.next_round()
     assert game.time == 60
     game.end_drama()
     assert game.time == 120
+
+
+def test_R13_a_round_before_anyone_acts_is_round_1():
+    """`round` before anyone has acted or held in a situation is its first round:
+    no time passes (so a loop of rounds may begin each pass with `round`)."""
+    game = new_game(drama=None)
+    game.begin_drama("Throne Hall", list(EVERYONE))
+    game.roll_initiative()
+    begun = game.next_round()
+    assert (begun.round, begun.time, game.time, game.round) == (1, 0, 0, 1)
+    game.exchange(Action("act", (act("Kara"),), gm_target=-1))
+    assert game.next_round().round == 2 and game.time == 6
+    assert game.next_round().round == 3       # an empty round after round 1 still counts
+    assert game.time == 12
 
 
 def test_R13_a_round_outside_drama_is_refused():

@@ -273,6 +273,10 @@ class Game:
 
     def next_round(self) -> r.RoundBegun:
         drama = self._in_drama("round")
+        if drama.round == 1 and not drama.acted_any and not drama.held:
+            # nobody has acted since the situation began: this is round 1 (so a
+            # loop of rounds may begin each pass with `round`)
+            return r.RoundBegun(drama.name, 1, self.time, ())
         unused = tuple(pid for pid in drama.parties
                        if not self._parties[pid].acted and not self._parties[pid].defeated)
         drama.round += 1

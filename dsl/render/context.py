@@ -200,6 +200,9 @@ class _Builder:
         if self.drama is None:
             self._add(self._item("other", step, event))
             return
+        if self.round is not None and self.round["number"] == event.get("round") == 1:
+            self.round["event"] = event      # `round` before anyone acted: still round 1
+            return
         self._new_round(event.get("round", len(self.drama["rounds"]) + 1), step, event, event)
         self.last_item = None
 

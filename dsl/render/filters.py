@@ -172,11 +172,30 @@ def name_of(party: dict):
     return name
 
 
+def control(event: dict) -> str:
+    """What a control-flow event (`branch`, `loop`, `skipped`) says, in a log."""
+    kind = event.get("type")
+    if kind == "branch":
+        if event.get("taken") is None:
+            return "if: no arm runs"
+        return f"if: line {event['taken']} runs ({event.get('condition')})"
+    if kind == "loop":
+        ended = {"until": "its condition holds", "count": "all done",
+                 "bound": f"its bound of {event.get('bound')} reached"}.get(event.get("ended"), event.get("ended"))
+        return f"repeat: {plural(event.get('passes', 0), 'pass', 'passes')}, {ended}"
+    if kind == "skipped":
+        parties = list(event.get("parties") or [])
+        if event.get("why") == "defeated":
+            return f"skipped: {and_list(parties)} {'is' if len(parties) == 1 else 'are'} defeated"
+        return f"skipped: {and_list(parties)} ({event.get('why')})"
+    return str(kind)
+
+
 def filters(context: dict) -> dict:
     prose = Prose(context["seed"], context["party"])
     return {
         "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": and_list,
         "dice": dice, "signed": signed, "capfirst": capfirst, "sentence": sentence, "ordinal": ordinal,
         "count_word": count_word, "duration": duration, "state": state, "states": states,
-        "md_cell": md_cell, "bare": bare, "plural": plural,
+        "md_cell": md_cell, "bare": bare, "plural": plural, "control": control,
     }

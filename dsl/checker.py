@@ -1,0 +1,263 @@
+"""Static checks: every branch's names and placeholders, and statements that can never run."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from . import nodes as n
+from . import placeholders
+from .errors import DramaError, Position, one_of, did_you_mean
+from .interpreter import Interpreter
+
+_INFINITY = float("inf")
+_TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
+
+
+def has_blocks(script: n.Script) -> bool:
+    return any(isinstance(s, (n.IfBlock, n.Loop)) for s in script.statements)
+
+
+def check_script(script: n.Script, interpreter: Interpreter) -> list[DramaError]:
+    """The errors (names, roles, traits, treasures, placeholders) of every
+    statement inside an `if` or `repeat`, whether or not a run reaches it, and
+    warnings (W001-W003) for statements that can never run and loops that
+    cannot end as written. The statements outside blocks are checked by the
+    run itself. `interpreter` is a fresh one for the scenario: its name lookups
+    are used, it runs nothing."""
+    checker = _Checker(interpreter)
+    checker.block(script.statements, inside=False)
+    return checker.found
+
+
+class _Checker:
+    def __init__(self, interpreter: Interpreter):
+        self.interpreter = interpreter
+        self.found: list[DramaError] = []
+
+    def add(self, error: DramaError, pos: Position | None = None) -> None:
+        error.at(pos)
+        self.found.append(error)
+
+    def guard(self, what, pos: Position, *args):
+        """Call `what(*args)`, recording a DramaError instead of raising it."""
+        try:
+            return what(*args)
+        except DramaError as error:
+            self.add(error, pos)
+            return None
+
+    # ------------------------------------------------------------ walking
+
+    def block(self, statements, inside: bool) -> None:
+        for statement in statements:
+            kind = type(statement)
+            if kind is n.IfBlock:
+                self.if_block(statement)
+            elif kind is n.Loop:
+                self.loop(statement)
+            elif inside:
+                self.statement(statement)
+            elif kind in _TEXTS:       # every placeholder of the line, not only the first
+                self.statement(statement)
+
+    def if_block(self, s: n.IfBlock) -> None:
+        settled: tuple[int, str] | None = None        # (line, why) once an arm always runs
+        seen: dict[str, int] = {}
+        for arm in s.arms:
+            if arm.condition is not None:
+                self.condition(arm.condition)
+            never = None
+            if settled is not None:
+                never = f"the condition at line {settled[0]} always holds"
+            elif arm.condition is not None and arm.text in seen:
+                never = f"line {seen[arm.text]} has the same condition"
+            elif arm.condition is not None:
+                known, why = self.always(arm.condition)
+                if known is False:
+                    never = f"'{arm.text}' can never hold: {why}"
+                elif known is True:
+                    settled = (arm.pos.line, why)
+                seen[arm.text] = arm.pos.line
+            if never is not None:
+                what = "this `else`" if arm.condition is None else "this arm"
+                self.add(DramaError("W001", f"{what} never runs: {never}", position=arm.pos))
+            self.block(arm.body, inside=True)
+
+    def loop(self, s: n.Loop) -> None:
+        if s.condition is not None:
+            self.condition(s.condition)
+            known, why = self.always(s.condition)
+            if known is True:
+                self.add(DramaError("W001", f"this loop's body never runs: '{s.text}' always holds ({why})",
+                                    position=s.pos))
+            elif known is False:
+                self.add(DramaError("W002", f"this loop always runs to its bound of {s.bound}: "
+                                    f"'{s.text}' can never hold ({why})", position=s.pos))
+        if s.bound == 0 and s.unit:        # (no unit: the bound is missing, which is E005)
+            self.add(DramaError("W001", "this loop's body never runs: its bound is 0", position=s.pos))
+        if s.unit == "rounds" and not any(isinstance(x, n.Round) for x in _walk(s.body)):
+            self.add(DramaError("W003", f"this loop counts {s.bound} rounds, but its body begins no round",
+                                position=s.pos,
+                                expected="a `round` line in the loop, so that each pass is a round",
+                                hint=f"write 'at most {s.bound} times' if the passes are not rounds"))
+        self.block(s.body, inside=True)
+
+    # ------------------------------------------------------------ names
+
+    def statement(self, s: n.Statement) -> None:
+        it = self.interpreter
+        kind = type(s)
+        if kind is n.Action or kind is n.Defence:
+            names = s.actors if kind is n.Action else s.parties
+            ids = [self.guard(it._party, s.pos, name) for name in names]
+            if len(names) == 1 and not s.participants:
+                if ids[0] is not None:
+                    self.guard(it._uses, s.pos, ids[0], s.uses)
+            for line in s.participants:
+                pid = self.guard(it._party, line.pos, line.party)
+                if pid is not None:
+                    self.guard(it._uses, line.pos, pid, line.uses)
+            if kind is n.Action:
+                for name in ((s.target,) if s.target is not None else ()) + s.extra_targets:
+                    self.guard(it._party, s.pos, name)
+        elif kind is n.Recover:
+            pid = self.guard(it._party, s.pos, s.party)
+            if pid is not None:
+                self.guard(it._uses, s.pos, pid, s.uses)
+            for helper in s.helpers:
+                hid = self.guard(it._party, s.pos, helper.party)
+                if hid is not None:
+                    self.guard(it._uses, s.pos, hid, helper.uses)
+        elif kind is n.Initiative:
+            for entry in s.entries:
+                pid = self.guard(it._party, entry.pos, entry.party)
+                if pid is not None:
+                    self.guard(it._uses, entry.pos, pid, entry.uses)
+        elif kind is n.DramaBegin:
+            for name in s.parties:
+                self.guard(it._party, s.pos, name)
+        elif kind is n.Hold or kind is n.Reroll:
+            self.guard(it._party, s.pos, s.party)
+        elif kind is n.Dictate:
+            self.guard(it._party, s.pos, s.party)
+            self.text(s.text, s)
+        elif kind is n.Tie and s.winner is not None:
+            self.guard(it._party, s.pos, s.winner)
+        elif kind is n.Split:
+            for name, _ in s.shares:
+                self.guard(it._party, s.pos, name)
+        elif kind is n.Scene:
+            self.text(s.title, s)
+        elif kind is n.Narration:
+            self.text(s.text, s)
+        elif kind is n.EndDrama and s.text is not None:
+            self.text(s.text, s)
+
+    def text(self, text: str, s: n.Statement) -> None:
+        if not placeholders.has_placeholders(text):
+            return
+        it = self.interpreter
+        known = [*it.roles, *it.sheets]
+        try:
+            found = placeholders.placeholders(text, Position(s.pos.file, s.pos.line, s.column))
+        except DramaError as error:
+            self.add(error)
+            return
+        for inside, at in found:
+            try:
+                name, _ = placeholders.split(inside, at, known)
+            except DramaError as error:
+                self.add(error)
+                continue
+            if name not in known and name not in placeholders.GLOBALS:
+                everything = [*known, *placeholders.GLOBALS]
+                self.add(DramaError("E205", f"there is no party or role '{name}' for a placeholder", position=at,
+                                    expected=f"one of {one_of(everything)}", hint=did_you_mean(name, everything)))
+            elif name in known:
+                self.guard(it._party, at, n.Name(name, at))
+
+    def condition(self, c: n.Condition) -> None:
+        it = self.interpreter
+        kind = type(c)
+        if kind is n.Defeated or kind is n.LastExchange and c.party is not None:
+            self.guard(it._party, c.pos, c.party)
+        elif kind is n.Compare:
+            for q in (c.left, c.right):
+                if q.party is not None:
+                    self.guard(it._possessed, q.pos, q.party)
+        elif kind is n.Not:
+            self.condition(c.operand)
+        elif kind is n.And or kind is n.Or:
+            self.condition(c.left)
+            self.condition(c.right)
+
+    # ------------------------------------------------------------ what always (or never) holds
+
+    def always(self, c: n.Condition) -> tuple[bool | None, str]:
+        """(True, why) when the condition always holds, (False, why) when it never
+        does, (None, "") when it depends on the play."""
+        kind = type(c)
+        if kind is n.Compare:
+            return self.compare(c)
+        if kind is n.Not:
+            known, why = self.always(c.operand)
+            return (None if known is None else not known), why
+        if kind is n.And or kind is n.Or:
+            left, why_left = self.always(c.left)
+            right, why_right = self.always(c.right)
+            decisive = kind is n.Or          # True decides `or`, False decides `and`
+            if left is decisive:
+                return decisive, why_left
+            if right is decisive:
+                return decisive, why_right
+            if left is not None and right is not None:
+                return left, why_left
+        return None, ""
+
+    def range(self, q: n.Quantity) -> tuple[float, float, str]:
+        if q.kind == "number":
+            return q.value, q.value, ""
+        if q.kind == "round":
+            return 0, _INFINITY, "the round is never below 0"
+        try:
+            pid = self.interpreter._possessed(q.party)
+        except DramaError:
+            return 0, _INFINITY, ""
+        most = self.interpreter.sheets[pid].quintessence
+        what = "quintessence" if q.kind == "quintessence" else "in its damage pool"
+        return 0, most, f"{pid} has from 0 to {most} {what}"
+
+    def compare(self, c: n.Compare) -> tuple[bool | None, str]:
+        low1, high1, why1 = self.range(c.left)
+        low2, high2, why2 = self.range(c.right)
+        why = "; ".join(w for w in (why1, why2) if w)
+        op = c.op
+        if op in (">", ">="):      # written the other way round
+            low1, high1, low2, high2 = low2, high2, low1, high1
+            op = "<" if op == ">" else "<="
+        if op == "<":
+            if high1 < low2:
+                return True, why
+            if low1 >= high2:
+                return False, why
+        elif op == "<=":
+            if high1 <= low2:
+                return True, why
+            if low1 > high2:
+                return False, why
+        else:                      # = and !=
+            if high1 < low2 or high2 < low1:
+                return op == "!=", why
+            if low1 == high1 == low2 == high2:
+                return op == "=", why
+        return None, ""
+
+
+def _walk(statements) -> Iterator[n.Statement]:
+    for s in statements:
+        yield s
+        if isinstance(s, n.IfBlock):
+            for arm in s.arms:
+                yield from _walk(arm.body)
+        elif isinstance(s, n.Loop):
+            yield from _walk(s.body)
