@@ -448,3 +448,59 @@ def test_a_scenario_that_a_worker_cannot_read_is_an_error(tmp_path):
         simulate(prepared, 20, seed=1, jobs=2)
     assert caught.value.code == "E108"
     assert simulate(prepared, 3, seed=1, jobs=1).aggregate.completed == 3     # this process has it
+
+
+# ---------------------------------------------------------------------------
+# control flow, end to end
+
+LOOPS_AND_BRANCHES = """\
+drama "Gate" with Weak, Coin
+repeat until Weak is defeated, at most 4 rounds
+round
+Weak lifts vs 100 but not loudly
+end
+repeat until Coin is defeated, at most 2 rounds
+round
+Coin tosses vs 0 with Luck, roll
+end
+if Coin's quintessence < 3
+> Coin lost some.
+else if Weak is defeated
+> Only Weak fell.
+end
+end drama
+"""
+
+
+def test_branches_and_loops_of_a_script(tmp_path):
+    """Worked out by hand: Weak is defeated in the first pass of the first loop;
+    the second reaches its bound (Coin always succeeds); the `if` takes its first
+    arm when Coin rolled a one in either toss (11/36), else the `else if`."""
+    _, data = simulate_json(scenario(tmp_path, LOOPS_AND_BRANCHES), "--runs", "900", "--seed", "4")
+    assert data["completed"] == 900
+    first, second = data["loops"]
+    assert (first["line"], first["passes"]["histogram"], first["ended"]["until"]["count"], first["bound"]) == \
+        (2, [[1, 900]], 900, [4])
+    assert (second["line"], second["passes"]["histogram"], second["ended"]["bound"]["count"], second["bound"]) == \
+        (6, [[2, 900]], 900, [2])
+    assert first["file"].endswith("script.drama") and first["runs"]["p"] == 1.0
+    (b,) = data["branches"]
+    assert b["line"] == 10 and b["evaluations"] == 900
+    one, other = b["arms"]
+    assert (one["taken"], one["condition"], other["taken"], other["condition"]) == \
+        (10, "Coin's quintessence < 3", 12, "Weak is defeated")
+    assert one["times"]["count"] + other["times"]["count"] == 900
+    assert one["times"]["ci"][0] < 11 / 36 < one["times"]["ci"][1]
+    gate = drama_of(data, "Gate")
+    assert gate["rounds"]["histogram"] == [[3, 900]] and defeat(gate, "Weak")["p"] == 1.0
+    text = drama("simulate", tmp_path / "scenario.yaml", "--runs", "50").stdout
+    assert "== Branches ==" in text and "line 10: Coin's quintessence < 3" in text and "== Loops ==" in text
+    html = drama("simulate", tmp_path / "scenario.yaml", "--runs", "50", "--format", "html").stdout
+    assert "Passes of the loop at line 6" in html and "Coin&#39;s quintessence &lt; 3" in html
+
+
+def test_lines_of_a_defeated_party_are_skipped_in_a_simulation(tmp_path):
+    script = 'drama "Gate" with Weak, Coin\nWeak lifts vs 100 but not loudly\nround\nWeak lifts vs 0\nend drama\n'
+    _, data = simulate_json(scenario(tmp_path, script), "--runs", "20")
+    assert data["completed"] == 20
+    assert [(s["line"], s["times"], s["runs"]["count"]) for s in data["skipped"]] == [(4, 20, 20)]
