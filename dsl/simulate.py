@@ -100,18 +100,27 @@ class Prepared:
 
 def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None) -> Prepared:
     """Load, bind, parse and expand a scenario. Raises DramaError."""
-    from . import _in_file, load, parse
+    from . import _check_branches, _in_file, load, parse
     from .includes import expand
+    from .interpreter import Interpreter
     from .loader import bind
     casts = tuple(cast or ())
     roles = dict(roles or {})
     scenario = bind(load(path), list(casts) or None, roles)
     source = scenario.script
+    included = None
     try:
         script = parse(source.text, source.file, source.line_offset)
         included = expand(script, os.path.dirname(scenario.path))
+        # as `drama run` does: an error in any branch refuses the script, once for all runs
+        _check_branches(included.script, Interpreter(scenario.setting, scenario.cast, title=scenario.title,
+                                                     lenient=True, roles=scenario.roles, roll_given=True))
     except DramaError as error:
-        raise _in_file(error, source)
+        for one in getattr(error, "errors", [error]):
+            if included is not None:
+                included.add_notes(one)
+            _in_file(one, source)
+        raise error
     return Prepared(str(path), scenario, included, casts, tuple(roles.items()))
 
 

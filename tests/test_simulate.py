@@ -504,3 +504,10 @@ def test_lines_of_a_defeated_party_are_skipped_in_a_simulation(tmp_path):
     _, data = simulate_json(scenario(tmp_path, script), "--runs", "20")
     assert data["completed"] == 20
     assert [(s["line"], s["times"], s["runs"]["count"]) for s in data["skipped"]] == [(4, 20, 20)]
+
+
+def test_an_error_in_a_branch_refuses_the_scenario_before_any_run(tmp_path):
+    script = 'drama "Gate" with Weak, Coin\nif Weak is defeated\nNobody waits vs 0\nend\nend drama\n'
+    outcome = drama("simulate", scenario(tmp_path, script), "--runs", "5")
+    assert outcome.code == 1 and outcome.stdout == ""
+    assert "error[E201]" in outcome.stderr and "script.drama:3:" in outcome.stderr
