@@ -121,17 +121,17 @@ def defeat(d: dict, pid: str) -> dict:
 
 def test_the_same_seed_gives_byte_identical_json_whatever_the_jobs(tmp_path):
     path = scenario(tmp_path, FIGHT)
-    one, data = simulate_json(path, "--runs", "300", "--seed", "5", "--jobs", "1")
-    two, _ = simulate_json(path, "--runs", "300", "--seed", "5", "--jobs", "2")
-    again, _ = simulate_json(path, "--runs", "300", "--seed", "5")
+    one, data = simulate_json(path, "--runs", "200", "--seed", "5", "--jobs", "1")
+    two, _ = simulate_json(path, "--runs", "200", "--seed", "5", "--jobs", "2")
+    again, _ = simulate_json(path, "--runs", "200", "--seed", "5")
     assert one == two == again
-    assert data["completed"] == 300 and data["failed"] == 0 and not data["interrupted"]
+    assert data["completed"] == 200 and data["failed"] == 0 and not data["interrupted"]
 
 
 def test_every_format_is_the_same_whatever_the_jobs(tmp_path):
     path = scenario(tmp_path, SOMETIMES_FAILS)
     for fmt in ("text", "md", "html"):
-        outputs = {drama("simulate", path, "--runs", "60", "--seed", "3", "--jobs", jobs, "--format", fmt).stdout
+        outputs = {drama("simulate", path, "--runs", "40", "--seed", "3", "--jobs", jobs, "--format", fmt).stdout
                    for jobs in ("1", "2", "auto")}
         assert len(outputs) == 1, fmt
 
@@ -310,9 +310,9 @@ def test_merging_is_order_independent(tmp_path):
 def test_failed_runs_are_counted_with_a_command_to_reproduce_the_first(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path = scenario(Path("."), SOMETIMES_FAILS)
-    _, data = simulate_json(path, "--runs", "600", "--seed", "1", "--jobs", "2")
-    assert data["failed"] > 0 and data["completed"] + data["failed"] == 600
-    assert 0.1 < data["failed"] / 600 < 0.25            # a sixth
+    _, data = simulate_json(path, "--runs", "300", "--seed", "1", "--jobs", "2")
+    assert data["failed"] > 0 and data["completed"] + data["failed"] == 300
+    assert 0.1 < data["failed"] / 300 < 0.25            # a sixth
     (error,) = data["errors"]
     assert error["code"] == "E304" and error["runs"] == data["failed"]
     assert error["error"].startswith("script.drama:3:") and "error[E304]" in error["error"]
@@ -326,7 +326,7 @@ def test_failed_runs_are_counted_with_a_command_to_reproduce_the_first(tmp_path,
     outcome = drama(*words[1:])
     assert outcome.code == 1
     assert outcome.stderr.splitlines()[0] == error["error"]
-    text = drama("simulate", path, "--runs", "600", "--seed", "1").stdout
+    text = drama("simulate", path, "--runs", "300", "--seed", "1").stdout
     assert "Failed runs" in text and error["reproduce"] in text and "E304" in text
 
 
