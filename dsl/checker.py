@@ -179,7 +179,7 @@ class _Checker:
     def condition(self, c: n.Condition) -> None:
         it = self.interpreter
         kind = type(c)
-        if kind is n.Defeated or kind is n.LastExchange and c.party is not None:
+        if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
             self.guard(it._party, c.pos, c.party)
         elif kind is n.Compare:
             for q in (c.left, c.right):

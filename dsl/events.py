@@ -46,8 +46,12 @@ def _effort(e: r.Effort) -> dict:
 
 
 def _side(side: r.Side) -> dict:
+    if len(side.efforts) == 1:              # the usual side: one party (saves a list comprehension)
+        efforts = [_effort(side.efforts[0])]
+    else:
+        efforts = [_effort(e) for e in side.efforts]
     return {"name": side.name, "parties": list(side.parties), "value": side.value, "stated": side.stated,
-            "efforts": [_effort(e) for e in side.efforts]}
+            "efforts": efforts}
 
 
 def _turn(turn: r.Turn | None) -> dict | None:
@@ -197,7 +201,7 @@ def skipped(file: str, line: int, parties: list[str], drama: str | None, round_:
     """A statement inside control flow was skipped: the parties it was written
     for are defeated in the running dramatic situation (R7)."""
     return {"type": "skipped", "line": line, "file": file, "drama": drama, "round": round_,
-            "parties": parties, "why": why}
+            "party_ids": parties, "why": why}
 
 
 # one encoder for every event: json.dumps with options would build a new one each time

@@ -28,6 +28,7 @@ class _Pending:
     split: n.Split | None = None
     resolved: bool = False
     skipped: bool = False        # its actors are defeated: what belongs to it is skipped too
+    later: list = field(default_factory=list)   # `skipped` events of its defences, logged after it
     closed_by_block: bool = False  # an `if` or `repeat` line resolved it
 
 
@@ -55,6 +56,7 @@ class Interpreter:
         self._failed: set[tuple] = set()
         self._depth = 0              # how many `if` and `repeat` blocks the current statement is in
         self._last: _LastExchange | None = None
+        self._fallen: set[str] = set()    # defeated in the running, or else the last, situation
         self._handlers: dict[type, Callable] = {
             n.Scene: self._scene, n.Narration: self._narration, n.DramaBegin: self._drama,
             n.Initiative: self._initiative, n.Round: self._round, n.Hold: self._hold,
@@ -295,7 +297,9 @@ class Interpreter:
             left, right = self._quantity(c.left), self._quantity(c.right)
             return _COMPARE[c.op](left, right)
         if kind is n.Defeated:
-            return self.game.state(self._party(c.party)).defeated != c.negated
+            pid = self._party(c.party)
+            down = pid in self._fallen if c.was else self.game.state(pid).defeated
+            return down != c.negated
         if kind is n.And:
             return self._test(c.left) and self._test(c.right)
         if kind is n.Or:
@@ -304,6 +308,8 @@ class Interpreter:
             return not self._test(c.operand)
         if kind is n.InDrama:
             return self.game.drama is not None
+        if kind is n.CanRecover:
+            return self.game.may_recover(self._party(c.party))
         if kind is n.LastExchange:
             last = self._last
             if last is None:
@@ -342,7 +348,11 @@ class Interpreter:
         down = [pid for pid in ids if game.state(pid).defeated]
         if not down:
             return s
-        self.events.append(ev.skipped(s.pos.file, s.pos.line, down, game.drama.name, game.round))
+        event = ev.skipped(s.pos.file, s.pos.line, down, game.drama.name, game.round)
+        if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
+            pending.later.append(event)          # logged after the exchange it belongs to
+        else:
+            self.events.append(event)
         if len(down) == len(ids):
             if isinstance(s, n.Action):
                 self._pending = _Pending(s, skipped=True)
@@ -373,6 +383,7 @@ class Interpreter:
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self._party(name) for name in s.parties]
         self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids), s.pos.line))
+        self._fallen = set()
 
     def _initiative(self, s: n.Initiative) -> None:
         entries = []
@@ -488,8 +499,11 @@ class Interpreter:
             return
         pending.resolved = True
         self._last = _LastExchange.of(result)
+        self._fallen.update(result.defeats)
         qualifiers = [{"kind": q.kind, "text": q.text} for q in s.qualifiers]
         self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
+        if pending.later:
+            self.events.extend(pending.later)
 
     def _recover(self, s: n.Recover) -> None:
         pid = self._party(s.party)

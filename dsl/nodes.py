@@ -264,10 +264,13 @@ class Condition:
 
 @dataclass(frozen=True)
 class Defeated(Condition):
-    """`Overlord is defeated`, or `is not defeated` (`negated`)."""
+    """`Overlord is defeated`, or `is not defeated` (`negated`); `Overlord was
+    defeated` (`was`): in the running dramatic situation or, when none runs, in
+    the last one (defeats end with their situation, R7)."""
 
     party: Name
     negated: bool = False
+    was: bool = False
 
 
 @dataclass(frozen=True)
@@ -297,6 +300,13 @@ class LastExchange(Condition):
 
     outcome: str  # "won" | "lost" | "tied" | "double"
     party: Name | None = None
+
+
+@dataclass(frozen=True)
+class CanRecover(Condition):
+    """`Bren can recover`: the rules allow its recovery action now (R14, R15)."""
+
+    party: Name
 
 
 @dataclass(frozen=True)

@@ -509,7 +509,7 @@ class _Builder:
         return nodes.Compare(self._span(left, right), left, str(op), right)
 
     def defeated(self, c):
-        return nodes.Defeated(self._span(c[0], c[-1]), c[0], negated=len(c) == 4)
+        return nodes.Defeated(self._span(c[0], c[-1]), c[0], negated=len(c) == 4, was=c[1].type == "WAS")
 
     def last_exchange(self, c):
         words = [str(t) for t in c if t.type == "WORD"]
@@ -525,6 +525,9 @@ class _Builder:
     def party_exchange(self, c):
         party, verb = c[0], c[1]
         return nodes.LastExchange(self._span(party, c[-1]), "won" if verb.type == "WON" else "lost", party)
+
+    def can_recover(self, c):
+        return nodes.CanRecover(self._span(c[0], c[-1]), c[0])
 
     def in_drama(self, c):
         return nodes.InDrama(self._span(c[0], c[-1]))
@@ -646,6 +649,8 @@ _SHOW_TERMINAL = {
     "QUINTESSENCE": "'quintessence'",
     "DAMAGE": "'damage'",
     "POOL": "'pool'",
+    "CAN": "'can recover'",
+    "RECOVER": "'recover'",
     "CMP": "a comparison (<, <=, >, >=, = or !=)",
     "LPAR": "'('",
     "RPAR": "')'",
@@ -681,7 +686,7 @@ _KEYWORD_WORDS = {
     "MOST": ("most",), "OR": ("or",), "AND": ("and",), "IS": ("is",), "DEFEATED": ("defeated",),
     "THE": ("the",), "LAST": ("last",), "EXCHANGE": ("exchange",), "WAS": ("was",), "WON": ("won",),
     "LOST": ("lost",), "IN": ("in",), "QUINTESSENCE": ("quintessence",), "DAMAGE": ("damage",),
-    "POOL": ("pool",),
+    "POOL": ("pool",), "CAN": ("can",), "RECOVER": ("recover",),
 }
 _INDENTED_LINE = "an indented line must follow a joint action or defence"
 _STATEMENT_WORDS = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest", "include",

@@ -399,7 +399,7 @@ class Game:
         defence_of: dict[str, Defence] = {}
         defenders_seen: set[str] = set()
         for defence in defences:
-            pids = tuple(part.party for part in defence.parts)
+            pids = tuple([part.party for part in defence.parts])
             aimed = [pid for pid in pids if pid in targets]
             if not aimed:
                 raise DramaError("E305", f"{one_of(pids)} {'is' if len(pids) == 1 else 'are'} not a target of "
@@ -476,10 +476,6 @@ class Game:
         """R6: each comparison's loss beyond the ones (1 + the winner's high dice;
         nothing for a GM target), and the total each losing side owes."""
         high = self.settings.high
-
-        def highs(side: r.Side) -> int:
-            return sum(1 for effort in side.efforts for die in effort.dice if die >= high)
-
         owed: list[int] = []
         lost_by_side: dict[str, int] = {}
         for index, side in enumerate(sides):
@@ -487,8 +483,8 @@ class Game:
                 owed.append(0)              # failing a GM target costs only the ones
                 continue
             won = winners[index] == attacker.name
-            amount = 1 + highs(attacker if won else side)
-            loser = side if won else attacker
+            winning, loser = (attacker, side) if won else (side, attacker)
+            amount = 1 + sum([die >= high for effort in winning.efforts for die in effort.dice])
             owed.append(amount)
             lost_by_side[loser.name] = lost_by_side.get(loser.name, 0) + amount
         return owed, lost_by_side
@@ -572,6 +568,43 @@ class Game:
 
     # ------------------------------------------------------------ recovery and time
 
+    def may_recover(self, party: str) -> bool:
+        """Whether the party may take a recovery action now (R14, R15), without help."""
+        self._party(party)
+        drama = self.drama
+        try:
+            self._check_recovery(party, (), drama is not None and party in drama.parties)
+        except DramaError:
+            return False
+        return True
+
+    def _check_recovery(self, party: str, helper_ids: tuple[str, ...], rushed: bool) -> None:
+        """R14 and R15: refuse a recovery that the rules do not allow now."""
+        settings = self.settings
+        drama = self.drama
+        if rushed:                                           # R15
+            for pid in (party, *helper_ids):
+                self._can_act(pid, "recover" if pid == party else f"help {party} recover")
+        else:
+            if drama is not None:
+                raise DramaError("E203", f"{party} is not in the dramatic situation {drama.name}")
+            if self.last_drama_end is not None:
+                calm = settings.seconds(settings.calm)
+                since = self.time - self.last_drama_end
+                if since < calm:
+                    raise RuleError("R14", "E314",
+                                    f"{party} needs {settings.calm} ({format_seconds(calm)}) of calm after "
+                                    f"{self.last_drama_name} to recover, and only {format_seconds(since)} have passed",
+                                    expected="a `calm DURATION` first, or a rushed recovery inside drama")
+        last = self._parties[party].last_recovery
+        if last is not None:
+            interval = settings.seconds(settings.recovery)
+            since = self.time - last
+            if since < interval:
+                raise RuleError("R14", "E314",
+                                f"{party} recovered {format_seconds(since)} ago and may recover once every "
+                                f"{settings.recovery}", expected=f"{format_seconds(interval - since)} more of in-world time")
+
     def recover(self, party: str, trait: str | None = None, treasure: str | None = None,
                 helpers: Sequence[Helping] = (), first: Throw = Throw.roll(),
                 second: Throw | None = None) -> r.Recovery:
@@ -592,27 +625,7 @@ class Game:
         if len(set(helper_ids)) != len(helper_ids):
             raise DramaError("E305", "a helper is named twice")
         turn = None
-        if rushed:                                           # R15
-            for pid in (party, *helper_ids):
-                self._can_act(pid, "recover" if pid == party else f"help {party} recover")
-        else:
-            if drama is not None:
-                raise DramaError("E203", f"{party} is not in the dramatic situation {drama.name}")
-            if self.last_drama_end is not None:
-                calm = settings.seconds(settings.calm)
-                since = self.time - self.last_drama_end
-                if since < calm:
-                    raise RuleError("R14", "E314",
-                                    f"{party} needs {settings.calm} ({format_seconds(calm)}) of calm after "
-                                    f"{self.last_drama_name} to recover, and only {format_seconds(since)} have passed",
-                                    expected="a `calm DURATION` first, or a rushed recovery inside drama")
-        if state.last_recovery is not None:
-            interval = settings.seconds(settings.recovery)
-            since = self.time - state.last_recovery
-            if since < interval:
-                raise RuleError("R14", "E314",
-                                f"{party} recovered {format_seconds(since)} ago and may recover once every "
-                                f"{settings.recovery}", expected=f"{format_seconds(interval - since)} more of in-world time")
+        self._check_recovery(party, helper_ids, rushed)
         if second is not None and (second.is_given or second.most or second.count) and not rushed:
             raise DramaError("E305", f"only a rushed recovery inside drama has a second check (`then ...`)")
         bonus = self._level(party, trait, "trait") + self._level(party, treasure, "treasure")
@@ -728,8 +741,11 @@ class Game:
         level = party.traits[part.trait] if part.trait is not None else 0
         treasure = party.treasures[part.treasure] if part.treasure is not None else 0
         available = party.available - spending
-        cap = max(0, level + part.gm) if part.trait is not None else 1
-        allowed = min(cap, available)
+        if part.trait is None:
+            cap = 1
+        else:
+            cap = level + part.gm if level + part.gm > 0 else 0
+        allowed = cap if cap < available else available
         throw = part.throw
         if throw.faces is not None:         # given
             count = len(throw.faces)
@@ -830,7 +846,7 @@ class Game:
         if order is None:
             return r.Turn(tuple(parties), (), ())
         rank, pointer, held_before = drama.rank, drama.pointer, drama.held
-        position = max([rank[pid] for pid in parties])
+        position = rank[parties[0]] if len(parties) == 1 else max([rank[pid] for pid in parties])
         passed = []
         on_turn: tuple[str, ...] = ()
         if position >= pointer:

@@ -184,7 +184,7 @@ def control(event: dict) -> str:
                  "bound": f"its bound of {event.get('bound')} reached"}.get(event.get("ended"), event.get("ended"))
         return f"repeat: {plural(event.get('passes', 0), 'pass', 'passes')}, {ended}"
     if kind == "skipped":
-        parties = list(event.get("parties") or [])
+        parties = list(event.get("party_ids") or [])
         if event.get("why") == "defeated":
             return f"skipped: {and_list(parties)} {'is' if len(parties) == 1 else 'are'} defeated"
         return f"skipped: {and_list(parties)} ({event.get('why')})"
