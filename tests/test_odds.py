@@ -84,7 +84,7 @@ def ice_pool(count: int, sides: int = 6, high: int = 6):
     return count @ die
 
 
-def ice_exchange(att_dice, att_const, att_available, def_dice, def_const, def_available, tie: str,
+def ice_exchange(att_dice, def_dice, att_const, def_const, *, att_available, def_available, tie: str,
                  gm_target: bool = False):
     """One party against one party (or a GM target), written from the rules as
     plainly as possible, computed by icepool: {quantity: Fraction}."""
@@ -145,27 +145,30 @@ def our_chances(result: Odds, side_names: tuple[str, str]) -> dict[str, Fraction
 
 
 POOLS = [
-    # the action, the defence, how ties count, and the dice each side rolls
-    ("Kara fireball -> Overlord, roll 3", "Overlord defends with Cunning, roll 2", "half", (3, 2)),
-    ("Kara fireball -> Overlord, roll 1", "Overlord defends with Cunning + Obsidian Crown, roll 3", "actor", (1, 3)),
-    ("Bren bash -> Goblins with Strength + Rope, roll 2", "Goblins defend, roll 2", "defender", (2, 2)),
-    ("Kara fireball -> Bren, roll 2", "Bren defends with Healing, roll", "half", (2, 2)),
-    ("Titan smash -> Colossus with Might + Club, roll 6", "Colossus defends with Bulk, roll 5", "half", (6, 5)),
-    ("Goblins stab -> Kara with Rusty Spears, roll 1", "Kara defends with Agility, roll 1", "half", (1, 1)),
-    ("Kara fireball -> Overlord", "Overlord defends with Brutality, roll 2", "actor", (0, 2)),
+    # the action, the defence, how ties count, each side's dice and value before the dice
+    ("Kara fireball -> Overlord, roll 3", "Overlord defends with Cunning, roll 2", "half", (3, 2), (5, 3)),
+    ("Kara fireball -> Overlord, roll 1", "Overlord defends with Cunning + Obsidian Crown, roll 3", "actor",
+     (1, 3), (5, 5)),
+    ("Bren bash -> Goblins with Strength + Rope, roll 2", "Goblins defend, roll 2", "defender", (2, 2), (3, 3)),
+    ("Kara fireball -> Bren, roll 2", "Bren defends with Healing, roll", "half", (2, 2), (5, 2)),
+    ("Titan smash -> Colossus with Might + Club, roll 6", "Colossus defends with Bulk, roll 5", "half",
+     (6, 5), (11, 10)),
+    ("Goblins stab -> Kara with Rusty Spears, roll 1", "Kara defends with Agility, roll 1", "half", (1, 1), (1, 1)),
+    ("Kara fireball -> Overlord", "Overlord defends with Brutality, roll 2", "actor", (0, 2), (5, 2)),
 ]
 
 
 @needs_icepool
-@pytest.mark.parametrize("action, defence, tie, dice", POOLS)
-def test_R2_R5_R6_R8_agree_with_icepool_to_the_last_digit(tmp_path, action, defence, tie, dice):
+@pytest.mark.parametrize("action, defence, tie, dice, values", POOLS)
+def test_R2_R5_R6_R8_agree_with_icepool_to_the_last_digit(tmp_path, action, defence, tie, dice, values):
     """Win, tie, lose, both double wins (R8) and every party's loss (R6), as
     exact fractions, equal icepool's for the same opposed pools."""
     result = odds(loaded(tmp_path), action, [defence], tie=tie)
     attacker, defender = result.plan.attacker.pools[0], result.plan.targets[0].pools[0]
     assert (attacker.dice, defender.dice) == dice            # R3: `roll` alone rolls the most allowed
-    expected = ice_exchange(attacker.dice, attacker.value, attacker.available,
-                            defender.dice, defender.value, defender.available, tie)
+    assert (attacker.value, defender.value) == values        # R2: trait + treasure (moves included)
+    expected = ice_exchange(*dice, *values, tie=tie, att_available=attacker.available,
+                            def_available=defender.available)
     ours = our_chances(result, (attacker.party, defender.party))
     for key, value in expected.items():
         assert ours.get(key, Fraction(0)) == value, key
@@ -177,7 +180,7 @@ def test_R5_R8_gm_target_agrees_with_icepool(tmp_path):
     result = odds(loaded(tmp_path), "Kara leaps vs 9 with Agility, GM +2, roll", tie="half")
     pool = result.plan.attacker.pools[0]
     assert (pool.dice, pool.value) == (3, 3)          # Agility 1 + GM 2 caps at 3 dice (R3)
-    expected = ice_exchange(3, 3, 6, 0, 9, 0, "half", gm_target=True)
+    expected = ice_exchange(3, 0, 3, 9, att_available=6, def_available=0, tie="half", gm_target=True)
     ours = our_chances(result, ("Kara", "GM"))
     for key, value in expected.items():
         if key.startswith("defender loses"):
