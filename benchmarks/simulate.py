@@ -52,9 +52,19 @@ def main() -> None:
     exchanges = sum(1 for s in prepared.script.statements if type(s).__name__ == "Action")
     print(f"{args.scenario}: {len(prepared.sheets)} parties, {exchanges} exchanges an encounter; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+    load = os.getloadavg()[0]
+    if load > 0.5:
+        print(f"warning: the load average is {load:.1f}: other processes share the CPUs, "
+              "and the figures (jobs 2 most) will be low")
     simulate(prepared, 50, seed=0)          # warm up
 
-    one = best(lambda: simulate(prepared, args.runs, seed=1, jobs=1), args.repeat)
+    cpu = []
+
+    def on_one_core():
+        began = time.process_time()
+        simulate(prepared, args.runs, seed=1, jobs=1)
+        cpu.append(time.process_time() - began)
+    one = best(on_one_core, args.repeat)
     two = best(lambda: simulate(prepared, args.runs, seed=1, jobs=2), args.repeat)
     same = (simulate(prepared, 400, seed=2, jobs=1).report() == simulate(prepared, 400, seed=2, jobs=2).report())
     print()
@@ -64,6 +74,7 @@ def main() -> None:
     print(f"| 2 | {args.runs:,} | {two:.2f} | {args.runs / two:,.0f} |")
     print()
     print(f"scaling, jobs 2 over jobs 1: {one / two:.2f}x; same report with jobs 1 and 2: {same}")
+    print(f"jobs 1 in CPU time (less sensitive to other processes): {args.runs / min(cpu):,.0f} encounters/s")
 
     # where one encounter's time goes (one core)
     n = min(args.runs, 1000)
