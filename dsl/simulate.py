@@ -406,6 +406,14 @@ def _worker_chunk(task: tuple[int, int, int]) -> tuple[int, Aggregate | None, tu
     return stop - start, run_range(_WORKER["prepared"], seed, start, stop), None
 
 
+def cpus() -> int:
+    """The CPUs this process may run on (`--jobs auto`)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
     """The runs cut into ranges: about 8 per process, at most MAX_CHUNK runs each."""
     size = max(1, min(MAX_CHUNK, -(-runs // (jobs * 8))))
@@ -477,7 +485,7 @@ def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
         raise ValueError("runs must be 1 or more")
     if jobs < 0:
         raise ValueError("jobs must be 0 or more")
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or cpus()
     began = time.perf_counter()
     total = Aggregate()
     interrupted = False
