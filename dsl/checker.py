@@ -110,6 +110,9 @@ class _Checker:
         if kind is n.Action or kind is n.Defence:
             names = s.actors if kind is n.Action else s.parties
             ids = [self.guard(it._party, s.pos, name) for name in names]
+            if kind is n.Action:          # in the order of the line: the targets, then `with`
+                for name in ((s.target,) if s.target is not None else ()) + s.extra_targets:
+                    self.guard(it._party, s.pos, name)
             if len(names) == 1 and not s.participants:
                 if ids[0] is not None:
                     self.guard(it._uses, s.pos, ids[0], s.uses)
@@ -117,9 +120,6 @@ class _Checker:
                 pid = self.guard(it._party, line.pos, line.party)
                 if pid is not None:
                     self.guard(it._uses, line.pos, pid, line.uses)
-            if kind is n.Action:
-                for name in ((s.target,) if s.target is not None else ()) + s.extra_targets:
-                    self.guard(it._party, s.pos, name)
         elif kind is n.Recover:
             pid = self.guard(it._party, s.pos, s.party)
             if pid is not None:
@@ -158,12 +158,11 @@ class _Checker:
             return
         it = self.interpreter
         known = [*it.roles, *it.sheets]
-        try:
-            found = placeholders.placeholders(text, Position(s.pos.file, s.pos.line, s.column))
-        except DramaError as error:
-            self.add(error)
-            return
-        for inside, at in found:
+        for one in placeholders.placeholders(text, Position(s.pos.file, s.pos.line, s.column)):
+            if isinstance(one, DramaError):
+                self.add(one)
+                continue
+            inside, at = one
             try:
                 name, _ = placeholders.split(inside, at, known)
             except DramaError as error:

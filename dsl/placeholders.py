@@ -39,11 +39,19 @@ def _inside(match: re.Match, where: Position) -> tuple[str, Position] | None:
     return inside, at
 
 
-def placeholders(text: str, where: Position) -> list[tuple[str, Position]]:
+def placeholders(text: str, where: Position) -> list[tuple[str, Position] | DramaError]:
     """Each placeholder of `text` (its inside, stripped) with its position, where
-    `where` is the position of the text's first character."""
-    found = (_inside(match, where) for match in _PIECE.finditer(text))
-    return [one for one in found if one is not None]
+    `where` is the position of the text's first character, or the error of a
+    placeholder that cannot be read (E205), in the order of the text."""
+    found: list[tuple[str, Position] | DramaError] = []
+    for match in _PIECE.finditer(text):
+        try:
+            one = _inside(match, where)
+        except DramaError as error:
+            one = error
+        if one is not None:
+            found.append(one)
+    return found
 
 
 def fill(text: str, where: Position, value: Callable[[str, Position], str]) -> str:
