@@ -313,10 +313,10 @@ class Game:
         parties = self._parties
         attackers, targets, defence_of = self._check_exchange(action, defences)
         spending = self._plan_spending(action, attackers)                         # R4
-        attack_plans = [self._plan_effort(part, i == 0, spending.get(part.party, 0))  # R3
-                        for i, part in enumerate(action.parts)]
-        defence_plans = {pid: [self._plan_effort(part, i == 0, 0) for i, part in enumerate(d.parts)]
-                         for pid, d in defence_of.items()}
+        attack_plans = self._plan_side(action.parts, spending)                    # R3
+        defence_plans = {}
+        for pid, defence in defence_of.items():
+            defence_plans[pid] = self._plan_side(defence.parts, {})
         attacker = self._roll_side(attack_plans)                                  # R2
         sides: list[r.Side] = []
         if action.gm_target is not None:
@@ -344,7 +344,7 @@ class Game:
         for pid, amount in spending.items():                                       # R4
             party = parties[pid]
             losses.append(r.Loss(pid, party.lose(amount), amount, "spend", None, party.state()))
-        at_zero = [pid for side in everyone for pid in side.parties if not parties[pid].available]
+        at_zero = [pid for side in everyone for pid in side.parties if not parties[pid].available]   # for R7
         for side in everyone:                                                       # R6: ones
             for effort in side.efforts:
                 ones = effort.dice.count(1)
@@ -360,11 +360,15 @@ class Game:
         comparisons, options = self._double_wins(action, attacker, sides, winners, settled_by,  # R8
                                                  tie_dice, owed)
         self._options = options
+        states = {}
+        for side in everyone:
+            for pid in side.parties:
+                states[pid] = parties[pid].state()
         return r.Exchange(
             drama.name if drama else None, drama.round if drama else None, action.intent,
             attacker, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
             tuple(sides), comparisons, tuple(losses), defeats, tuple(options), turn,
-            {pid: parties[pid].state() for side in everyone for pid in side.parties}, action.target)
+            states, action.target)
 
     def _check_exchange(self, action: Action, defences: Sequence[Defence]
                         ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, Defence]]:
@@ -734,6 +738,15 @@ class Game:
             return 0
         sheet = self._parties[pid].sheet
         return (sheet.traits if kind == "trait" else sheet.treasures)[name]
+
+    def _plan_side(self, parts: Sequence[Part], spending: dict[str, int]) -> list[tuple]:
+        """R3 for each part of a side, the lead first."""
+        plans = []
+        lead = True
+        for part in parts:
+            plans.append(self._plan_effort(part, lead, spending.get(part.party, 0) if spending else 0))
+            lead = False
+        return plans
 
     def _plan_effort(self, part: Part, lead: bool, spending: int) -> tuple:
         """Check R3 for one part; returns what `_throw` needs."""
