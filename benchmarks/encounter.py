@@ -12,8 +12,13 @@ exchanges an encounter. It prints:
   would), and again with the events built from each result (`dsl.events`);
 - **interpreter**: encounters per second through the interpreter, the script
   parsed once and run for each seed (`Interpreter(...).run(script)`);
+- **simulate**: encounters per second as `drama simulate` runs them
+  (`dsl.simulate.prepare(...).run(seed)`, lenient, with the collector paused);
 - **dsl.play**: encounters per second through `dsl.play(scenario, seed=...)`,
   which also parses the script each time.
+
+Times are CPU times of this process, the best of five batches (the machine is
+shared; see docs/performance.md).
 
 With --profile it runs the interpreter workload under cProfile and prints the
 top functions by own time.
@@ -148,6 +153,22 @@ def interpreter_runner(scenario):
     return run
 
 
+def simulate_runner(folder: Path):
+    """Runs as `drama simulate` makes them (`dsl.simulate.prepare(...).run(seed)`:
+    lenient, given dice rolled afresh), the collector paused for the whole batch."""
+    from dsl.simulate import prepare
+    prepared = prepare(str(folder / "scenario.yaml"))
+
+    def run(encounters: int) -> None:
+        gc.disable()
+        try:
+            for seed in range(encounters):
+                prepared.run(seed)
+        finally:
+            gc.enable()
+    return run
+
+
 def play_runner(scenario):
     import dsl
 
@@ -175,11 +196,17 @@ def main() -> None:
         engine = rate(engine_runner(scenario, False), seeds)
         built = rate(engine_runner(scenario, True), seeds)
         interp = rate(interpreter_runner(scenario), seeds)
+        try:
+            simulated = rate(simulate_runner(Path(folder)), seeds)
+        except ImportError:             # a version without `drama simulate`
+            simulated = None
         play = rate(play_runner(scenario), max(1, seeds // 3))
     print(f"{EXCHANGES} exchanges an encounter, {seeds} seeds, best of 5 (CPU time)")
     print(f"Game.exchange alone       {engine * EXCHANGES:>9,.0f} exchanges/s  {engine:>7,.0f} encounters/s")
     print(f"Game.exchange + events    {built * EXCHANGES:>9,.0f} exchanges/s  {built:>7,.0f} encounters/s")
     print(f"interpreter (parsed once) {interp * EXCHANGES:>9,.0f} exchanges/s  {interp:>7,.0f} encounters/s")
+    if simulated is not None:
+        print(f"simulate's Prepared.run   {simulated * EXCHANGES:>9,.0f} exchanges/s  {simulated:>7,.0f} encounters/s")
     print(f"dsl.play (parse each run) {play * EXCHANGES:>9,.0f} exchanges/s  {play:>7,.0f} encounters/s")
 
 

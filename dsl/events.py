@@ -64,6 +64,12 @@ def _loss(loss: r.Loss) -> dict:
     return {"party": loss.party, "amount": loss.amount, "owed": loss.owed, "kind": loss.kind}
 
 
+def _after(losses: list[r.Loss]) -> dict:
+    """Each party's state after the last of `losses` that fell on it (as `states`)."""
+    return {l.party: {"quintessence": l.after.quintessence, "damage_pool": l.after.damage_pool,
+                      "defeated": l.after.defeated} for l in losses}
+
+
 def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
              split: dict[str, int] | None = None) -> list[dict]:
     """One `action` event (declaration and spending), one `exchange` event per
@@ -85,11 +91,11 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
               "target": result.target, "targets": [s.name for s in result.defences],
               "gm_target": result.gm_target, "qualifiers": qualifiers,
               "extra_targets": list(result.extra_targets),
-              "spent": {l.party: l.amount for l in spends}, "turn": _turn(result.turn)}
+              "spent": {l.party: l.amount for l in spends} if spends else {}, "turn": _turn(result.turn)}
     if split:
         action["split"] = dict(split)
     if spends:
-        action["parties"] = states({l.party: l.after for l in spends})
+        action["parties"] = _after(spends)
     events = [action]
     for index, (comparison, side) in enumerate(zip(result.comparisons, result.defences)):
         losses = by_comparison.get(index, [])
@@ -110,7 +116,7 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
         if comparison.tie_dice:
             event["tie_dice"] = [list(pair) for pair in comparison.tie_dice]
         if losses:
-            event["parties"] = states({l.party: l.after for l in losses})
+            event["parties"] = _after(losses)
         events.append(event)
     for pid in result.defeats:
         events.append({"type": "defeat", "line": line, "drama": drama, "round": round_, "party": pid,
