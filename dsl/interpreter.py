@@ -199,7 +199,7 @@ class Interpreter:
                 raise DramaError("E202", f"{pid} has no trait or treasure '{name.text}'", position=name.pos,
                                  expected=f"one of {one_of(known)}" if known else "no `with`: "
                                  f"{pid} has no traits or treasures",
-                                 hint=did_you_mean(name.text, known))
+                                 hint=did_you_mean(name.text, [*known, *sheet.moves]))
         return trait, treasure
 
     def _throw(self, dice: n.Dice) -> Throw:
@@ -287,6 +287,8 @@ class Interpreter:
                 self.step(statement)
             # an exchange that ends the block resolves before what follows is tested
             self._resolve()
+            if self._pending is not None:
+                self._pending.closed_by_block = True
         finally:
             self._depth -= 1
 
@@ -343,6 +345,12 @@ class Interpreter:
         pending = self._pending
         if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
             return None          # part of an exchange that was skipped
+        if isinstance(s, n.Recover) and s.helpers:
+            helping = [h for h in s.helpers if not game.state(self._party(h.party)).defeated]
+            if len(helping) < len(s.helpers):
+                fallen = [self._party(h.party) for h in s.helpers if h not in helping]
+                self.events.append(ev.skipped(s.pos.file, s.pos.line, fallen, game.drama.name, game.round))
+                s = replace(s, helpers=tuple(helping))
         names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
         ids = [self._party(name) for name in names]
         down = [pid for pid in ids if game.state(pid).defeated]
@@ -384,6 +392,7 @@ class Interpreter:
         ids = [self._party(name) for name in s.parties]
         self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids), s.pos.line))
         self._fallen = set()
+        self._last = None       # `last exchange` is one of this situation
 
     def _initiative(self, s: n.Initiative) -> None:
         entries = []
@@ -408,9 +417,9 @@ class Interpreter:
             raise DramaError("E002", f"{what} must follow the aggressive action it answers",
                              expected="an action (`NAME INTENT -> TARGET ...`) just before it")
         if pending.closed_by_block:
-            raise DramaError("E002", f"{what} must follow its action directly, not inside an `if` or "
-                             "`repeat` that begins after the action",
-                             hint="put the whole exchange (the action and its defences) inside the block")
+            raise DramaError("E002", f"{what} must follow its action directly, in the same block: an "
+                             "`if`, `else`, `repeat` or `end` line in between ends the exchange",
+                             hint="put the whole exchange (the action and its defences) in one block")
         if pending.resolved:
             raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
         return pending
@@ -522,6 +531,7 @@ class Interpreter:
     def _end_drama(self, s: n.EndDrama) -> None:
         text = self._fill(s.text, s) if s.text is not None else None
         self.events.append(ev.drama_ended(self.game.end_drama(text), s.pos.line))
+        self._last = None       # `last exchange` after a situation: none yet
 
     def _time(self, s: n.Calm | n.Rest) -> None:
         kind = "rest" if isinstance(s, n.Rest) else "calm"

@@ -1167,7 +1167,12 @@ def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> 
     i = first
     while i < len(lines) and (i == first or not _is_top_level(lines[i])):
         if lines[i]:
-            lines[i] = ""
+            lines[i] = _STAND_IN.get(lines[i].split(" ", 1)[0], "") if i == first else ""
             changed = True
         i += 1
     return head if changed else None
+
+
+# a bad line that opens or continues a block is read again as a line that does the
+# same, so that its `end` is not reported as well
+_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from .errors import DramaError, Position, did_you_mean
+from .errors import DramaError, Position, did_you_mean, one_of
 
 # `{{` and `}}` are a brace of the text; `{...}` a placeholder; a lone brace is an error
 _PIECE = re.compile(r"\{\{|\}\}|\{([^{}\n]*)\}|[{}]")
@@ -72,7 +72,7 @@ def split(inside: str, at: Position, parties: list[str]) -> tuple[str, str]:
     name, field = name.strip(), field.strip() if dot else "name"
     if field not in FIELDS:
         raise DramaError("E205", f"'{field}' is not something a placeholder can say of {name}", position=at,
-                         expected="one of " + ", ".join(FIELDS), hint=did_you_mean(field, FIELDS))
+                         expected=f"one of {one_of(FIELDS)}", hint=did_you_mean(field, FIELDS))
     if dot and name in GLOBALS and name not in parties:
         raise DramaError("E205", f"{{{name}}} has no fields", position=at, expected=f"{{{name}}}")
     return name, field

@@ -39,7 +39,8 @@ _INT = re.compile(r"\d+")
 _NAME_ENDS = frozenset({"but", "so", "with", "vs"})
 # keywords that start a statement: a party of that name must be quoted where a
 # statement starts (the actor of an action, a defence, a hold, ...)
-_STATEMENT_WORDS = frozenset({"scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest"})
+_STATEMENT_WORDS = frozenset({"scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest",
+                              "include", "if", "else", "repeat"})
 # keywords that may follow the actor: an intent must not start with one
 _VERBS = frozenset({"with", "defends", "defend", "holds", "dictates", "rerolls", "recovers"})
 # keywords that end a qualifier's phrase

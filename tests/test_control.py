@@ -208,7 +208,7 @@ def test_a_defence_inside_an_if_after_its_action_is_refused(tmp_path):
     assert outcome.code == 1
     [error] = printed_errors(outcome.stderr)
     assert (error.code, error.line) == ("E002", 4)
-    assert "inside an `if` or `repeat`" in error.message
+    assert "in the same block" in error.message
 
 
 # ================================================================ play after defeat
@@ -234,6 +234,26 @@ def test_R7_inside_a_block_a_defeated_partys_lines_are_skipped_with_an_event(tmp
     assert kinds.index("skipped", kinds.index("action", kinds.index("branch"))) > kinds.index("branch")
     overlord = of_type(events, "exchange")[-1]
     assert overlord["values"]["Goblins"] == 0 and overlord["winner"] == "Overlord"
+
+
+def test_R7_a_defeated_helper_is_dropped_from_a_recovery_inside_a_block(tmp_path):
+    events = events_of(tmp_path, DRAMA + DEFEAT_GOBLINS + "round\nif round = 2\n"
+                                         "Kara recovers, helped by Goblins with Numbers, roll\nend\n")
+    assert of_type(events, "skipped")[0]["party_ids"] == ["Goblins"]
+    assert of_type(events, "recovery")[0]["helpers"] == []
+
+
+def test_last_exchange_is_one_of_the_running_situation(tmp_path):
+    events = events_of(tmp_path, DRAMA + "Kara fireball -> Goblins with Sorcery, rolled 6 2\n"
+                                         "if last exchange won\n> in\nend\n"
+                                         "end drama\n"
+                                         "if last exchange won\n> after\nend\n")
+    assert narrations(events) == ["in"]
+
+
+def test_a_bad_if_line_does_not_leave_its_end_stray(tmp_path):
+    outcome = checked(tmp_path, DRAMA + "if Kara is defated\n> a\nend\n")
+    assert [(e.code, e.line) for e in printed_errors(outcome.stderr)] == [("E001", 2)]
 
 
 def test_R7_outside_control_flow_a_defeated_party_acting_is_still_an_error(tmp_path):
