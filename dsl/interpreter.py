@@ -42,10 +42,16 @@ class Interpreter:
 
     def __init__(self, settings: Settings, sheets: Iterable[PartySheet], *, title: str = "",
                  seed: int = 0, lenient: bool = False, errors: list[DramaError] | None = None,
-                 roles: dict[str, str] | None = None, roll_given: bool = False):
+                 roles: dict[str, str] | None = None, roll_given: bool = False, lean: bool = False,
+                 inputs: dict | None = None):
         self.settings = settings
         # `drama simulate`: every die given in the script is rolled afresh instead
         self.roll_given = roll_given
+        # `drama simulate` again: an exchange logs only its defeats, not its mechanics
+        self.lean = lean
+        # the engine's inputs of each exchange as written, shared by the runs of one
+        # script (see _declared); None: built every time
+        self._inputs = inputs
         self.sheets = {sheet.id: sheet for sheet in sheets}
         self.roles = dict(roles or {})          # an adventure's role -> the party bound to it
         self.seed = seed
@@ -55,7 +61,7 @@ class Interpreter:
         self._pending: _Pending | None = None
         self._failed: set[tuple] = set()
         self._depth = 0              # how many `if` and `repeat` blocks the current statement is in
-        self._last: _LastExchange | None = None
+        self._last = None           # the engine's result of the last exchange, for `last exchange`
         self._fallen: set[str] = set()    # defeated in the running, or else the last, situation
         self._handlers: dict[type, Callable] = {
             n.Scene: self._scene, n.Narration: self._narration, n.DramaBegin: self._drama,
@@ -91,7 +97,9 @@ class Interpreter:
             self._resolve()          # the exchange being declared ends here
             self._pending = None
         try:
-            if (self._depth or self.roll_given) and kind in self._may_skip and self.game.drama is not None:
+            # (only defeats of the running situation matter, and they are in _fallen)
+            if (self._depth or self.roll_given) and self._fallen and kind in self._may_skip \
+                    and self.game.drama is not None:
                 statement = self._without_defeated(statement)
                 if statement is None:
                     return
@@ -313,9 +321,9 @@ class Interpreter:
         if kind is n.CanRecover:
             return self.game.may_recover(self._party(c.party))
         if kind is n.LastExchange:
-            last = self._last
-            if last is None:
+            if self._last is None:
                 return False
+            last = _LastExchange.of(self._last)
             if c.party is None:
                 return c.outcome in last.outcomes
             pid = self._party(c.party)
@@ -465,6 +473,44 @@ class Interpreter:
             result = game.take_option(pid, "reroll", throw)
         self.events.append(ev.option(result, s.pos.line, game.drama.name if game.drama else None, game.round))
 
+    def _declared(self, pending: _Pending, where: dict) -> tuple:
+        """The engine's inputs for an exchange: (Action, Defences, ties, split).
+
+        They depend only on the statements (and the cast, roles and
+        `roll_given`), so with a cache of inputs (`drama simulate`, which runs
+        one script many times) they are built once per exchange as written."""
+        cache = self._inputs
+        if cache is not None:
+            statements = (pending.action, *pending.defences, *pending.ties, pending.split)
+            key = tuple(map(id, statements))
+            hit = cache.get(key)
+            # the cache holds the statements, so their ids cannot be reused while it does
+            if hit is not None and all(a is b for a, b in zip(hit[0], statements)):
+                where.update(hit[2])
+                return hit[1]
+        s = pending.action
+        parts = self._parts(s.actors, s.participants, s.gm, s.uses, s.dice, s.pos,
+                            s.intent if len(s.actors) == 1 else None, where)
+        target = self._party(s.target) if s.target is not None else None
+        extras = tuple(self._party(name) for name in s.extra_targets)
+        action = Action(s.intent, parts, target, s.gm_target, tuple(q.text for q in s.qualifiers), extras)
+        defences = tuple(Defence(self._parts(d.parties, d.participants, d.gm, d.uses, d.dice, d.pos,
+                                             "defend", where))
+                         for d in pending.defences)
+        ties = tuple(GM if t.winner is None else self._party(t.winner) for t in pending.ties)
+        split = None
+        if pending.split is not None:
+            split = {}
+            for name, amount in pending.split.shares:
+                pid = self._party(name)
+                if pid in split:
+                    raise DramaError("E310", f"the split names {pid} twice (R10)", position=name.pos)
+                split[pid] = amount
+        built = (action, defences, ties, split)
+        if cache is not None and len(cache) < _MOST_CACHED:
+            cache[key] = (statements, built, dict(where))
+        return built
+
     def _resolve(self) -> None:
         """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
         pending = self._pending
@@ -473,24 +519,7 @@ class Interpreter:
         s = pending.action
         where: dict[str, dict[str, Position]] = {}
         try:
-            parts = self._parts(s.actors, s.participants, s.gm, s.uses, s.dice, s.pos,
-                                s.intent if len(s.actors) == 1 else None, where)
-            target = self._party(s.target) if s.target is not None else None
-            extras = tuple(self._party(name) for name in s.extra_targets)
-            action = Action(s.intent, parts, target, s.gm_target, tuple(q.text for q in s.qualifiers), extras)
-            defences = []
-            for d in pending.defences:
-                defences.append(Defence(self._parts(d.parties, d.participants, d.gm, d.uses, d.dice, d.pos,
-                                                    "defend", where)))
-            ties = [GM if t.winner is None else self._party(t.winner) for t in pending.ties]
-            split = None
-            if pending.split is not None:
-                split = {}
-                for name, amount in pending.split.shares:
-                    pid = self._party(name)
-                    if pid in split:
-                        raise DramaError("E310", f"the split names {pid} twice (R10)", position=name.pos)
-                    split[pid] = amount
+            action, defences, ties, split = self._declared(pending, where)
             result = self.game.exchange(action, defences, ties, split)
         except DramaError as error:
             self._pending = None
@@ -507,10 +536,14 @@ class Interpreter:
             self._fail(error, position)
             return
         pending.resolved = True
-        self._last = _LastExchange.of(result)
-        self._fallen.update(result.defeats)
-        qualifiers = [{"kind": q.kind, "text": q.text} for q in s.qualifiers]
-        self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
+        self._last = result
+        if result.defeats:
+            self._fallen.update(result.defeats)
+        if self.lean:
+            self.events.extend({"type": "defeat", "line": s.pos.line, "party": pid} for pid in result.defeats)
+        else:
+            qualifiers = [{"kind": q.kind, "text": q.text} for q in s.qualifiers]
+            self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
         if pending.later:
             self.events.extend(pending.later)
 
@@ -538,6 +571,10 @@ class Interpreter:
         result = self.game.pass_time(kind, self.settings.seconds(s.duration))
         self.events.append(ev.time_passed(result, s.pos.line, str(s.duration)))
 
+
+# at most this many exchanges' engine inputs are cached (statements that a joint
+# side rebuilt without its defeated participants are new each time)
+_MOST_CACHED = 10_000
 
 _COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
             "=": int.__eq__, "!=": int.__ne__}
