@@ -22,6 +22,7 @@ It also checks that jobs 1 and jobs 2 give the same report.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -84,6 +85,7 @@ def main() -> None:
     n = min(args.runs, 1000)
     seeds = [run_seed(1, i) for i in range(n)]
     logs = []
+    gc.disable()                # as run_range does: the logs kept here would make collections slow
     run = best(lambda: logs.__setitem__(slice(None), [prepared.run(s) for s in seeds]), 1)
     summaries = []
     reduce = best(lambda: summaries.__setitem__(slice(None), [summarise(e) for e in logs]), 3)
@@ -93,6 +95,7 @@ def main() -> None:
         for i, summary in enumerate(summaries):
             total.add(i, summary)
     add = best(count, 3)
+    gc.enable()
     events = sum(map(len, logs)) / n
     print()
     print(f"one encounter ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
