@@ -66,6 +66,8 @@ class Prepared:
     included: object            # includes.Included
     casts: tuple[str, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
+    # the engine's inputs of each exchange, built once and shared by the runs
+    inputs: dict = field(default_factory=dict, repr=False)
 
     @property
     def script(self):
@@ -75,13 +77,18 @@ class Prepared:
     def sheets(self):
         return self.scenario.cast
 
-    def run(self, seed: int) -> list[dict]:
-        """One run's events; a DramaError is raised as `drama run` would print it."""
+    def run(self, seed: int, lean: bool = True) -> list[dict]:
+        """One run's events; a DramaError is raised as `drama run` would print it.
+
+        `lean`: an exchange logs only its defeats, not its mechanics (all that
+        `summarise` reads); without it the events are those of `drama run
+        --seed SEED --lenient --roll-given`."""
         from . import _in_file
         from .interpreter import Interpreter
         scenario = self.scenario
         interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                                  lenient=True, roles=scenario.roles, roll_given=True)
+                                  lenient=True, roles=scenario.roles, roll_given=True, lean=lean,
+                                  inputs=self.inputs)
         try:
             return interpreter.run(self.included.script)
         except DramaError as error:
@@ -384,15 +391,23 @@ class _Interrupt:
 # several processes
 
 _WORKER: dict = {}
+# with the `fork` start method a worker starts with the parent's prepared
+# scenario in memory; INHERIT = False makes it read the scenario again (tests)
+INHERIT = True
 
 
 def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...]) -> None:
-    """Each worker loads and parses the scenario once; Ctrl-C is the parent's to handle.
+    """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's to handle.
 
     An error is kept for the first chunk to send back (a worker whose
     initializer raised would be replaced by another, forever)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER.pop("error", None)
+    inherited = _WORKER.pop("inherited", None)
+    if inherited is not None and INHERIT:
+        _WORKER["prepared"] = inherited
+        return
     try:
         _WORKER["prepared"] = prepare(path, casts, dict(roles))
     except DramaError as error:
@@ -415,8 +430,9 @@ def cpus() -> int:
 
 
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """The runs cut into ranges: about 8 per process, at most MAX_CHUNK runs each."""
-    size = max(1, min(MAX_CHUNK, -(-runs // (jobs * 8))))
+    """The runs cut into ranges: about 32 per process (so that none waits long
+    for the last one to finish), at most MAX_CHUNK runs each."""
+    size = max(1, min(MAX_CHUNK, -(-runs // (jobs * 32))))
     return [(start, min(start + size, runs)) for start in range(0, runs, size)]
 
 
@@ -427,8 +443,12 @@ def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], 
     were running are dropped."""
     import multiprocessing
     total = Aggregate()
-    pool = multiprocessing.Pool(jobs, initializer=_worker_start,
-                                initargs=(prepared.path, prepared.casts, prepared.roles))
+    _WORKER["inherited"] = prepared          # a forked worker finds it there
+    try:
+        pool = multiprocessing.Pool(jobs, initializer=_worker_start,
+                                    initargs=(prepared.path, prepared.casts, prepared.roles))
+    finally:
+        _WORKER.pop("inherited", None)
     try:
         results = pool.imap_unordered(_worker_chunk, [(seed, a, b) for a, b in ranges])
         left = len(ranges)

@@ -158,10 +158,14 @@ def test_a_run_is_the_run_that_drama_run_prints(tmp_path):
     path = scenario(tmp_path, FIGHT.replace("Raiders defend with Numbers, roll", "Raiders defend with Numbers, rolled 6 6"))
     prepared = prepare(str(path))
     seed = run_seed(4, 17)
-    events = prepared.run(seed)
+    events = prepared.run(seed, lean=False)
     outcome = drama("run", path, "--seed", seed, "--lenient", "--roll-given", "--format", "json")
     assert outcome.code == 0, outcome.output
     assert [json.loads(line) for line in outcome.stdout.splitlines()] == json.loads(json.dumps(events))
+    # a simulation's lean log (no exchange mechanics) counts the same
+    for index in range(40):
+        seed = run_seed(4, index)
+        assert summarise(prepared.run(seed)) == summarise(prepared.run(seed, lean=False))
     defence = [e for e in events if e["type"] == "exchange"][0]["sides"]["defender"]["efforts"][0]
     assert defence["rolled_by"] == "engine"
 
@@ -441,7 +445,8 @@ def test_ctrl_c_prints_the_summary_so_far(tmp_path):
     assert "Traceback" not in stderr
 
 
-def test_a_scenario_that_a_worker_cannot_read_is_an_error(tmp_path):
+def test_a_scenario_that_a_worker_cannot_read_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setattr("dsl.simulate.INHERIT", False)     # each worker reads the scenario itself
     prepared = prepare(str(scenario(tmp_path, FIGHT)))
     (tmp_path / "cast.yaml").unlink()                   # gone before the workers read it
     with pytest.raises(DramaError) as caught:
