@@ -378,6 +378,20 @@ def test_the_ashen_pass_checks_clean_and_runs_with_any_seed(cast):
     assert {(48, 48), (48, 50)} <= taken
 
 
+def test_the_skirmish_loop_runs_to_its_end_with_any_seed():
+    """The bundled encounter for `drama simulate` is a loop of at most ten
+    rounds: it ends when a side is down, or at its bound, without an error."""
+    scenario = bind(dsl.load(SCENARIOS / "skirmish" / "scenario.yaml"), None, None)
+    ended = set()
+    for seed in range(30):
+        events = dsl.play(scenario, seed=seed)
+        [loop] = of_type(events, "loop")
+        assert 1 <= loop["passes"] <= 10
+        ended.add(loop["ended"])
+        assert of_type(events, "drama_end")[0]["rounds"] == loop["passes"]
+    assert ended == {"until", "bound"}
+
+
 def test_the_ashen_pass_plays_differently_with_the_two_casts():
     embers = run_events(ASHEN / "with-embers.yaml", "--seed", "5")
     wanderers = run_events(ASHEN / "with-wanderers.yaml", "--seed", "5")
