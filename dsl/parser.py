@@ -776,11 +776,19 @@ def _syntax_error(e: UnexpectedInput, lines: list[str], line_map: Sequence[int],
     if kind == "_INDENT" and ("_NL" in accepts or "$END" in accepts):
         line = token.end_line
         text = lines[line - 1] if 0 < line <= len(lines) else ""
+        words = _line_words(text)
+        if words and ("->" in words or "vs" in words or words[0] in _STATEMENT_WORDS or words[0][0] == ">"
+                      or len(words) > 1 and words[1] in _VERBS):
+            # a whole statement, indented: as the lines of a block might be in other languages
+            hint = ("write it flush left: only a joint side's participant lines are indented, "
+                    "not the lines of an `if` or `repeat`")
+        else:
+            hint = ("join the parties with '&' on the line above (Kara & Bren \"pin him down\" -> Overlord) "
+                    "or remove the indentation")
         return DramaError(
             "E002", _INDENTED_LINE,
             position=Position(file, _mapped(line_map, line), token.end_column, max(_content_end(text), token.end_column + 1)),
-            hint="join the parties with '&' on the line above (Kara & Bren \"pin him down\" -> Overlord) "
-                 "or remove the indentation")
+            hint=hint)
 
     if kind in ("_NL", "_INDENT", "$END"):
         if kind == "$END" or token.line is None or token.line < 1 or token.line > len(lines):

@@ -337,6 +337,13 @@ def test_E004_blocks_must_close(tmp_path, script, message, line):
     assert (error.code, error.message, error.line) == ("E004", message, line)
 
 
+def test_E002_an_indented_statement_in_a_block_is_told_to_go_flush_left(tmp_path):
+    outcome = checked(tmp_path, DRAMA + "repeat 2 times\n  Kara fireball -> Goblins, roll\nend\n")
+    error = printed_errors(outcome.stderr)[0]
+    assert (error.code, error.line, error.col) == ("E002", 3, 3)
+    assert error.help.startswith("write it flush left")
+
+
 def test_E005_a_loop_needs_a_bound(tmp_path):
     outcome = checked(tmp_path, DRAMA + "repeat until Kara is defeated\n> a\nend\n"
                                         "repeat until Kara is defeated, at most 3 rouns\nend\n")
