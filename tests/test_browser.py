@@ -85,3 +85,21 @@ def test_a_screenshot_of_the_page_is_taken(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert shot.stat().st_size > 10_000
+
+
+def test_a_simulation_report_loads_in_chromium_with_its_histograms(tmp_path):
+    """`drama simulate --format html`: one page, no console errors, and an SVG
+    histogram for the rounds and for every party."""
+    page = tmp_path / "skirmish.html"
+    skirmish = ROOT / "scenarios" / "skirmish" / "scenario.yaml"
+    result = CliRunner().invoke(main, ["simulate", str(skirmish), "--runs", "60", "--seed", "2",
+                                       "--format", "html", "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    done = chromium(tmp_path, page, "--dump-dom")
+    assert done.returncode == 0, done.stderr[-2000:]
+    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
+    assert console == [], console
+    dom = unescape(done.stdout)
+    assert dom.count("<svg") >= 5
+    for name in ("Ash the Sellsword", "Wren of the Reeds", "Harrow the Raider Chief", "the raiders"):
+        assert name in dom
