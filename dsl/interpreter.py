@@ -348,7 +348,8 @@ class Interpreter:
     def _without_defeated(self, s: n.Statement) -> n.Statement | None:
         """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
         skipped, with a `skipped` event; a joint action or defence goes on
-        without its defeated participants."""
+        without its defeated participants, a recovery without its defeated
+        helpers. Returns the line to run, or None."""
         game = self.game
         pending = self._pending
         if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
@@ -374,19 +375,13 @@ class Interpreter:
                 self._pending = _Pending(s, skipped=True)
             return None
         # a joint side goes on with the parties still standing
-        keep = [name for name, pid in zip(names, ids) if pid not in down]
-        lines = [line for line in s.participants if self._party(line.party) not in down]
-        lead_gm = s.gm
-        if len(keep) == 1 and len(lines) == 1:
+        keep = tuple(name for name, pid in zip(names, ids) if pid not in down)
+        lines = tuple(line for line in s.participants if self._party(line.party) not in down)
+        side = "actors" if isinstance(s, n.Action) else "parties"
+        if len(lines) == 1:      # one party left: its own line, with the first line's GM modifier (R10)
             line = lines[0]
-            if isinstance(s, n.Action):
-                return replace(s, actors=(keep[0],), uses=line.uses, gm=line.gm + lead_gm, dice=line.dice,
-                               participants=())
-            return replace(s, parties=(keep[0],), uses=line.uses, gm=line.gm + lead_gm, dice=line.dice,
-                           participants=())
-        if isinstance(s, n.Action):
-            return replace(s, actors=tuple(keep), participants=tuple(lines))
-        return replace(s, parties=tuple(keep), participants=tuple(lines))
+            return replace(s, **{side: keep}, uses=line.uses, gm=line.gm + s.gm, dice=line.dice, participants=())
+        return replace(s, **{side: keep}, participants=lines)
 
     # ------------------------------------------------------------ statements
 
