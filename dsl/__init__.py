@@ -139,7 +139,7 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         for error in statically:
             if (error.code, error.position) not in met:
                 add(error)
-        errors.sort(key=lambda e: (e.is_warning, ))
+        errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
         for error in errors:
             included.add_notes(error)
     return [_in_file(error, scenario.script) for error in errors]

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from . import nodes as n
 from . import placeholders
-from .errors import DramaError, Position, one_of, did_you_mean
+from .errors import DramaError, Position
 from .interpreter import Interpreter
 
 _INFINITY = float("inf")
@@ -163,17 +163,9 @@ class _Checker:
                 self.add(one)
                 continue
             inside, at = one
-            try:
-                name, _ = placeholders.split(inside, at, known)
-            except DramaError as error:
-                self.add(error)
-                continue
-            if name not in known and name not in placeholders.GLOBALS:
-                everything = [*known, *placeholders.GLOBALS]
-                self.add(DramaError("E205", f"there is no party or role '{name}' for a placeholder", position=at,
-                                    expected=f"one of {one_of(everything)}", hint=did_you_mean(name, everything)))
-            elif name in known:
-                self.guard(it._party, at, n.Name(name, at))
+            named = self.guard(placeholders.split, at, inside, at, known)
+            if named is not None and named[0] in known:
+                self.guard(it._party, at, n.Name(named[0], at))
 
     def condition(self, c: n.Condition) -> None:
         it = self.interpreter

@@ -157,15 +157,11 @@ class Interpreter:
     def _placeholder(self, inside: str, at: Position) -> str:
         """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
         game = self.game
-        name, field = placeholders.split(inside, at, [*self.sheets, *self.roles])
-        if name not in self.sheets and name not in self.roles:
+        name, field = placeholders.split(inside, at, [*self.roles, *self.sheets])
+        if name not in self.sheets and name not in self.roles:      # one of placeholders.GLOBALS
             if name == "round":
                 return str(game.round or 0)
-            if name == "drama":
-                return game.drama.name if game.drama is not None else ""
-            known = [*self.roles, *self.sheets, *placeholders.GLOBALS]
-            raise DramaError("E205", f"there is no party or role '{name}' for a placeholder", position=at,
-                             expected=f"one of {one_of(known)}", hint=did_you_mean(name, known))
+            return game.drama.name if game.drama is not None else ""
         pid = self._party(n.Name(name, at))
         sheet = self.sheets[pid]
         if field == "name":

@@ -67,12 +67,17 @@ def fill(text: str, where: Position, value: Callable[[str, Position], str]) -> s
 
 def split(inside: str, at: Position, parties: list[str]) -> tuple[str, str]:
     """(`name`, `field`) of a placeholder's inside: `hero.quintessence` -> ("hero",
-    "quintessence"); `hero` -> ("hero", "name"). An unknown field is E205."""
+    "quintessence"); `hero` -> ("hero", "name"). `parties` are the roles and
+    party ids a placeholder may name; another name, or an unknown field, is E205."""
     name, dot, field = inside.partition(".")
     name, field = name.strip(), field.strip() if dot else "name"
     if field not in FIELDS:
         raise DramaError("E205", f"'{field}' is not something a placeholder can say of {name}", position=at,
                          expected=f"one of {one_of(FIELDS)}", hint=did_you_mean(field, FIELDS))
+    if name not in parties and name not in GLOBALS:
+        known = [*parties, *GLOBALS]
+        raise DramaError("E205", f"there is no party or role '{name}' for a placeholder", position=at,
+                         expected=f"one of {one_of(known)}", hint=did_you_mean(name, known))
     if dot and name in GLOBALS and name not in parties:
         raise DramaError("E205", f"{{{name}}} has no fields", position=at, expected=f"{{{name}}}")
     return name, field
