@@ -155,6 +155,72 @@ class ErrorList(DramaError):
         self.errors = errors
 
 
+class Diagnostics:
+    """The one sink every stage reports its errors into.
+
+    A stopping sink (`drama run`) raises the first error it is given; a
+    collecting sink (`drama check`, the language server) keeps every error
+    once, in the order found: an error with the same code, position and
+    message as one already kept is dropped, so a statement that fails on
+    every pass of a loop is reported once. `limit` caps how many are kept.
+    """
+
+    def __init__(self, *, collect: bool = True, into: list[DramaError] | None = None,
+                 limit: int | None = None):
+        self.collecting = collect
+        self.errors: list[DramaError] = into if into is not None else []
+        self.limit = limit
+        self._seen = {_identity(error) for error in self.errors}
+
+    @classmethod
+    def of(cls, errors: "Diagnostics | list[DramaError] | None") -> "Diagnostics":
+        """The sink for a stage's `errors=` argument: None stops at the first
+        error, a list collects into that list, a sink is used as it is."""
+        if isinstance(errors, Diagnostics):
+            return errors
+        if errors is None:
+            return cls(collect=False)
+        return cls(into=errors)
+
+    def report(self, error: DramaError) -> None:
+        """Take an error (or each of an `ErrorList`); a stopping sink raises it."""
+        if not self.collecting:
+            raise error
+        for one in getattr(error, "errors", None) or [error]:
+            key = _identity(one)
+            if key in self._seen:
+                continue
+            if self.limit is not None and len(self.errors) >= self.limit:
+                return
+            self._seen.add(key)
+            self.errors.append(one)
+
+    @property
+    def full(self) -> bool:
+        """Whether the sink holds as many errors as it may (more are dropped)."""
+        return self.limit is not None and len(self.errors) >= self.limit
+
+    def has_errors(self) -> bool:
+        """Whether anything but warnings was reported."""
+        return any(not error.is_warning for error in self.errors)
+
+    def raise_first(self) -> None:
+        """Raise what was collected, if it holds any error: the one error, or an `ErrorList`."""
+        found = [error for error in self.errors if not error.is_warning]
+        if found:
+            raise found[0] if len(found) == 1 else ErrorList(found)
+
+    def __iter__(self):
+        return iter(self.errors)
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+
+def _identity(error: DramaError) -> tuple:
+    return (error.code, error.position, error.message)
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a name close to a known one, or None."""
     known = list(known)
