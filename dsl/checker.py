@@ -7,7 +7,7 @@ from typing import Iterator
 from . import nodes as n
 from . import placeholders
 from .errors import DramaError, Position
-from .interpreter import Interpreter
+from .names import Names
 
 _INFINITY = float("inf")
 _TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
@@ -17,21 +17,20 @@ def has_blocks(script: n.Script) -> bool:
     return any(isinstance(s, (n.IfBlock, n.Loop)) for s in script.statements)
 
 
-def check_script(script: n.Script, interpreter: Interpreter) -> list[DramaError]:
+def check_script(script: n.Script, names: Names) -> list[DramaError]:
     """The errors (names, roles, traits, treasures, placeholders) of every
     statement inside an `if` or `repeat`, whether or not a run reaches it, and
     warnings (W001-W003) for statements that can never run and loops that
     cannot end as written. The statements outside blocks are checked by the
-    run itself. `interpreter` is a fresh one for the scenario: its name lookups
-    are used, it runs nothing."""
-    checker = _Checker(interpreter)
+    run itself. Names are looked up as the interpreter looks them up."""
+    checker = _Checker(names)
     checker.block(script.statements, inside=False)
     return checker.found
 
 
 class _Checker:
-    def __init__(self, interpreter: Interpreter):
-        self.interpreter = interpreter
+    def __init__(self, names: Names):
+        self.names = names
         self.found: list[DramaError] = []
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
@@ -105,47 +104,47 @@ class _Checker:
     # ------------------------------------------------------------ names
 
     def statement(self, s: n.Statement) -> None:
-        it = self.interpreter
+        it = self.names
         kind = type(s)
         if kind is n.Action or kind is n.Defence:
             names = s.actors if kind is n.Action else s.parties
-            ids = [self.guard(it._party, s.pos, name) for name in names]
+            ids = [self.guard(it.party, s.pos, name) for name in names]
             if kind is n.Action:          # in the order of the line: the targets, then `with`
                 for name in ((s.target,) if s.target is not None else ()) + s.extra_targets:
-                    self.guard(it._party, s.pos, name)
+                    self.guard(it.party, s.pos, name)
             if len(names) == 1 and not s.participants:
                 if ids[0] is not None:
-                    self.guard(it._uses, s.pos, ids[0], s.uses)
+                    self.guard(it.uses, s.pos, ids[0], s.uses)
             for line in s.participants:
-                pid = self.guard(it._party, line.pos, line.party)
+                pid = self.guard(it.party, line.pos, line.party)
                 if pid is not None:
-                    self.guard(it._uses, line.pos, pid, line.uses)
+                    self.guard(it.uses, line.pos, pid, line.uses)
         elif kind is n.Recover:
-            pid = self.guard(it._party, s.pos, s.party)
+            pid = self.guard(it.party, s.pos, s.party)
             if pid is not None:
-                self.guard(it._uses, s.pos, pid, s.uses)
+                self.guard(it.uses, s.pos, pid, s.uses)
             for helper in s.helpers:
-                hid = self.guard(it._party, s.pos, helper.party)
+                hid = self.guard(it.party, s.pos, helper.party)
                 if hid is not None:
-                    self.guard(it._uses, s.pos, hid, helper.uses)
+                    self.guard(it.uses, s.pos, hid, helper.uses)
         elif kind is n.Initiative:
             for entry in s.entries:
-                pid = self.guard(it._party, entry.pos, entry.party)
+                pid = self.guard(it.party, entry.pos, entry.party)
                 if pid is not None:
-                    self.guard(it._uses, entry.pos, pid, entry.uses)
+                    self.guard(it.uses, entry.pos, pid, entry.uses)
         elif kind is n.DramaBegin:
             for name in s.parties:
-                self.guard(it._party, s.pos, name)
+                self.guard(it.party, s.pos, name)
         elif kind is n.Hold or kind is n.Reroll:
-            self.guard(it._party, s.pos, s.party)
+            self.guard(it.party, s.pos, s.party)
         elif kind is n.Dictate:
-            self.guard(it._party, s.pos, s.party)
+            self.guard(it.party, s.pos, s.party)
             self.text(s.text, s)
         elif kind is n.Tie and s.winner is not None:
-            self.guard(it._party, s.pos, s.winner)
+            self.guard(it.party, s.pos, s.winner)
         elif kind is n.Split:
             for name, _ in s.shares:
-                self.guard(it._party, s.pos, name)
+                self.guard(it.party, s.pos, name)
         elif kind is n.Scene:
             self.text(s.title, s)
         elif kind is n.Narration:
@@ -156,8 +155,8 @@ class _Checker:
     def text(self, text: str, s: n.Statement) -> None:
         if not placeholders.has_placeholders(text):
             return
-        it = self.interpreter
-        known = [*it.roles, *it.sheets]
+        it = self.names
+        known = it.known()
         for one in placeholders.placeholders(text, Position(s.pos.file, s.pos.line, s.column)):
             if isinstance(one, DramaError):
                 self.add(one)
@@ -165,17 +164,17 @@ class _Checker:
             inside, at = one
             named = self.guard(placeholders.split, at, inside, at, known)
             if named is not None and named[0] in known:
-                self.guard(it._party, at, n.Name(named[0], at))
+                self.guard(it.party, at, n.Name(named[0], at))
 
     def condition(self, c: n.Condition) -> None:
-        it = self.interpreter
+        it = self.names
         kind = type(c)
         if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
-            self.guard(it._party, c.pos, c.party)
+            self.guard(it.party, c.pos, c.party)
         elif kind is n.Compare:
             for q in (c.left, c.right):
                 if q.party is not None:
-                    self.guard(it._possessed, q.pos, q.party)
+                    self.guard(it.possessed, q.pos, q.party)
         elif kind is n.Not:
             self.condition(c.operand)
         elif kind is n.And or kind is n.Or:
@@ -211,10 +210,10 @@ class _Checker:
         if q.kind == "round":
             return 0, _INFINITY, "the round is never below 0"
         try:
-            pid = self.interpreter._possessed(q.party)
+            pid = self.names.possessed(q.party)
         except DramaError:
             return 0, _INFINITY, ""
-        most = self.interpreter.sheets[pid].quintessence
+        most = self.names.sheets[pid].quintessence
         what = "quintessence" if q.kind == "quintessence" else "in its damage pool"
         return 0, most, f"{pid} has from 0 to {most} {what}"
 

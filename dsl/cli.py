@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__, check, load, play
+from . import __version__
 from .errors import DramaError
 from .events import to_json_lines
 
@@ -208,12 +208,13 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
-        from .loader import bind
-        loaded = bind(load(scenario), list(casts) or None, _bindings(roles))
-        events = play(loaded, seed=seed, lenient=lenient, roll_given=roll_given)
+        from .interpreter import FRESH, PLAY
+        from .pipeline import Program
+        program = Program.compile(scenario, cast=list(casts) or None, roles=_bindings(roles))
+        events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
         text = _output(events, fmt, as_, numbers, template)
         # every file the run read, to keep -o and --record off them
-        inputs = [scenario, *loaded.files, *casts] + ([template] if template else [])
+        inputs = [scenario, *program.files, *casts] + ([template] if template else [])
         if record_file:
             from .printer import record
             if output and Path(output).resolve() == Path(record_file).resolve():
@@ -257,6 +258,7 @@ def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template
               help="Bind one of the adventure's roles to a party of the cast (repeatable).")
 def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...]) -> None:
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
+    from .pipeline import check
     errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=_bindings(roles))
     if errors:
         _fail(errors)          # returns when they are all warnings
@@ -322,8 +324,8 @@ def odds_command(scenario: str, action: str, defences: tuple[str, ...], casts: t
     sources.update({exact.defence_file(i): text for i, text in enumerate(defences)})
     bound, wanted = _bindings(roles), _odds_states(states)
     try:
-        from .loader import bind
-        loaded = bind(load(scenario), list(casts) or None, bound)
+        from .loader import bind, load_scenario
+        loaded = bind(load_scenario(scenario), list(casts) or None, bound)
         result = exact.odds(loaded, action, defences, tie=tie, state=wanted)
         _emit(exact.FORMATS[fmt](result), output, [scenario, *loaded.files, *casts])
     except DramaError as error:

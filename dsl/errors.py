@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 @dataclass(frozen=True)
@@ -166,10 +166,14 @@ class Diagnostics:
     """
 
     def __init__(self, *, collect: bool = True, into: list[DramaError] | None = None,
-                 limit: int | None = None):
+                 limit: int | None = None, place: Callable[[DramaError], DramaError] | None = None):
         self.collecting = collect
         self.errors: list[DramaError] = into if into is not None else []
         self.limit = limit
+        # `source.SourceMap.place`: moves an error into its file and notes its
+        # includes, once per error, however often it passes through the sink
+        self.place = place
+        self._placed: dict[int, DramaError] = {}     # (kept, so that no id is reused)
         self._seen = {_identity(error) for error in self.errors}
 
     @classmethod
@@ -184,6 +188,8 @@ class Diagnostics:
 
     def report(self, error: DramaError) -> None:
         """Take an error (or each of an `ErrorList`); a stopping sink raises it."""
+        for one in getattr(error, "errors", None) or [error]:
+            self._place(one)
         if not self.collecting:
             raise error
         for one in getattr(error, "errors", None) or [error]:
@@ -194,6 +200,11 @@ class Diagnostics:
                 return
             self._seen.add(key)
             self.errors.append(one)
+
+    def _place(self, error: DramaError) -> None:
+        if self.place is not None and id(error) not in self._placed:
+            self._placed[id(error)] = error
+            self.place(error)
 
     @property
     def full(self) -> bool:

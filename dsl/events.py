@@ -185,6 +185,25 @@ def time_passed(result: r.TimePassed, line: int | None, duration: str) -> dict:
     return event
 
 
+# ---------------------------------------------------------------- the script's own text
+# (no engine result behind these either)
+
+def scene(line: int, title: str) -> dict:
+    """A `scene` line, its placeholders filled in."""
+    return {"type": "scene", "line": line, "title": title}
+
+
+def narration(line: int, text: str) -> dict:
+    """A `>` narration line, its placeholders filled in."""
+    return {"type": "narration", "line": line, "text": text}
+
+
+def defeat(line: int, party: str) -> dict:
+    """A party defeated in an exchange, in a lean run (`drama simulate`), which
+    logs no exchange events: only the defeats."""
+    return {"type": "defeat", "line": line, "party": party}
+
+
 # ---------------------------------------------------------------- control flow
 # (no engine result behind these: the interpreter reports what the script did)
 

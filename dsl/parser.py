@@ -878,7 +878,23 @@ def _fallback_error(e: Exception, line_map: Sequence[int], file: str) -> DramaEr
     return DramaError("E001", "this line cannot be read", position=Position(file, _mapped(line_map, line), column))
 
 
-def parse(text: str, file: str, line_offset: int = 0, errors: list[DramaError] | None = None) -> nodes.Script:
+def parse(text: str, file: str, line_offset: int = 0, errors=None) -> nodes.Script:
+    """(temporary: a Diagnostics sink is taken as well as a list)"""
+    from .errors import Diagnostics
+    if not isinstance(errors, Diagnostics):
+        return _parse_list(text, file, line_offset, errors)
+    found: list[DramaError] | None = [] if errors.collecting else None
+    try:
+        script = _parse_list(text, file, line_offset, found)
+    except DramaError as error:
+        errors.report(error)
+        raise
+    for error in found or ():
+        errors.report(error)
+    return script
+
+
+def _parse_list(text: str, file: str, line_offset: int = 0, errors: list[DramaError] | None = None) -> nodes.Script:
     """Parse a script into a `nodes.Script`.
 
     `line_offset` is added to every line number (for a script inlined in a YAML

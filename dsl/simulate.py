@@ -25,7 +25,6 @@ Statistics (computed once, at the end, from the counts):
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import math
@@ -37,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .errors import DramaError
+from .speed import paused_collector
 
 Z = 1.96                    # the normal quantile of a 95% two-sided interval
 CONFIDENCE = 0.95
@@ -59,23 +59,24 @@ def run_seed(seed: int, index: int) -> int:
 
 @dataclass
 class Prepared:
-    """A scenario loaded, bound, parsed and expanded once, to be run many times."""
+    """A scenario compiled once (`pipeline.Program`), to be run many times."""
 
     path: str
-    scenario: object            # loader.Scenario
-    included: object            # includes.Included
+    program: object             # pipeline.Program
     casts: tuple[str, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
-    # the engine's inputs of each exchange, built once and shared by the runs
-    inputs: dict = field(default_factory=dict, repr=False)
 
     @property
     def script(self):
-        return self.included.script
+        return self.program.script
+
+    @property
+    def scenario(self):
+        return self.program.scenario
 
     @property
     def sheets(self):
-        return self.scenario.cast
+        return self.program.scenario.cast
 
     def run(self, seed: int, lean: bool = True) -> list[dict]:
         """One run's events; a DramaError is raised as `drama run` would print it.
@@ -83,17 +84,8 @@ class Prepared:
         `lean`: an exchange logs only its defeats, not its mechanics (all that
         `summarise` reads); without it the events are those of `drama run
         --seed SEED --lenient --roll-given`."""
-        from . import _in_file
-        from .interpreter import Interpreter
-        scenario = self.scenario
-        interpreter = Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed,
-                                  lenient=True, roles=scenario.roles, roll_given=True, lean=lean,
-                                  inputs=self.inputs)
-        try:
-            return interpreter.run(self.included.script)
-        except DramaError as error:
-            self.included.add_notes(error)
-            raise _in_file(error, scenario.script)
+        from .interpreter import FRESH, SIMULATE
+        return self.program.run(seed=seed, lenient=True, mode=SIMULATE if lean else FRESH)
 
     def reproduce(self, seed: int) -> str:
         """The command that replays the run with this engine seed."""
@@ -106,29 +98,12 @@ class Prepared:
 
 
 def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None) -> Prepared:
-    """Load, bind, parse and expand a scenario. Raises DramaError."""
-    from . import _check_branches, _in_file, load, parse
-    from .includes import expand
-    from .interpreter import Interpreter
-    from .loader import bind
+    """Compile a scenario, as `drama run` would, once for all runs. Raises DramaError."""
+    from .pipeline import Program
     casts = tuple(cast or ())
     roles = dict(roles or {})
-    scenario = bind(load(path), list(casts) or None, roles)
-    source = scenario.script
-    included = None
-    try:
-        script = parse(source.text, source.file, source.line_offset)
-        included = expand(script, os.path.dirname(scenario.path))
-        # as `drama run` does: an error in any branch refuses the script, once for all runs
-        _check_branches(included.script, Interpreter(scenario.setting, scenario.cast, title=scenario.title,
-                                                     lenient=True, roles=scenario.roles, roll_given=True))
-    except DramaError as error:
-        for one in getattr(error, "errors", [error]):
-            if included is not None:
-                included.add_notes(one)
-            _in_file(one, source)
-        raise error
-    return Prepared(str(path), scenario, included, casts, tuple(roles.items()))
+    program = Program.compile(path, cast=list(casts) or None, roles=roles)
+    return Prepared(str(path), program, casts, tuple(roles.items()))
 
 
 # ---------------------------------------------------------------------------
@@ -336,29 +311,26 @@ def run_range(prepared: Prepared, seed: int, start: int, stop: int,
     the KeyboardInterrupt propagates with the runs counted so far in its
     `aggregate` attribute."""
     aggregate = Aggregate()
-    was_enabled = gc.isenabled()
-    gc.disable()                # the runs make no cycles but their errors; collected now and then
-    try:
-        for index in range(start, stop):
-            if interrupt is not None and interrupt.hit:
-                raise KeyboardInterrupt
-            engine_seed = run_seed(seed, index)
-            try:
-                events = prepared.run(engine_seed)
-            except DramaError as error:
-                aggregate.fail(index, engine_seed, error)
-            else:
-                aggregate.add(index, summarise(events))
-            if index % 1000 == 999:
-                gc.collect(0)
-            if progress is not None:
-                progress(1)
-    except KeyboardInterrupt as stopped:
-        stopped.aggregate = aggregate
-        raise
-    finally:
-        if was_enabled:
-            gc.enable()
+    # the runs make no cycles, but their errors do: collected now and then (dsl/speed.py)
+    with paused_collector() as tidy:
+        try:
+            for index in range(start, stop):
+                if interrupt is not None and interrupt.hit:
+                    raise KeyboardInterrupt
+                engine_seed = run_seed(seed, index)
+                try:
+                    events = prepared.run(engine_seed)
+                except DramaError as error:
+                    aggregate.fail(index, engine_seed, error)
+                else:
+                    aggregate.add(index, summarise(events))
+                if index % 1000 == 999:
+                    tidy()
+                if progress is not None:
+                    progress(1)
+        except KeyboardInterrupt as stopped:
+            stopped.aggregate = aggregate
+            raise
     return aggregate
 
 

@@ -1,0 +1,360 @@
+"""The interpreter: walks a script's statements, drives the engine, and emits the event log.
+
+Names are resolved by `dsl.names`, exchanges gathered by `exchanges`,
+conditions tested by `conditions`, and what a run does with the dice a script
+gives is its `modes.RunMode`. Errors go to one `Diagnostics` sink: a stopping
+sink (`drama run`) raises the first, a collecting one (`drama check`) keeps
+each and the run goes on with the next statement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from .. import events as ev
+from .. import nodes as n
+from .. import placeholders
+from ..engine import Game, Helping, PartySheet, SeededDice, Settings
+from ..errors import Diagnostics, DramaError, Position
+from ..names import Names
+from ..speed import StatementCache, paused_collector
+from . import conditions
+from .exchanges import ExchangeBuilder, Pending, error_position
+from .modes import PLAY, RunMode
+
+# the statements that belong to the exchange being declared: it is resolved
+# before any other statement
+_PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+# the statements a defeated party's line is skipped for, inside control flow
+_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+
+
+class Interpreter:
+    """Runs scripts on one game table and collects the events.
+
+    `errors` is where errors go: None raises the first, a list (or a
+    collecting `Diagnostics`) records each, and the run goes on with the next
+    statement, so that one pass finds as many errors as it can.
+    """
+
+    # the statements that belong to the exchange being declared
+    PART_OF_EXCHANGE = _PART_OF_EXCHANGE
+
+    def __init__(self, settings: Settings, sheets: Iterable[PartySheet] | Names, *, title: str = "",
+                 seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
+                 roles: dict[str, str] | None = None, mode: RunMode = PLAY,
+                 cache: StatementCache | None = None):
+        self.settings = settings
+        self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
+        self.mode = mode
+        self.seed = seed
+        self.game = Game(self.names.sheets.values(), settings, SeededDice(seed), lenient=lenient)
+        self.sink = Diagnostics.of(errors)
+        self.exchanges = ExchangeBuilder(self.names, mode, cache)
+        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed)]
+        self.pending: Pending | None = None     # the exchange being declared
+        self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
+        self.last = None             # the engine's result of the last exchange, for `last exchange`
+        self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
+
+    # ------------------------------------------------------------ running
+
+    def run(self, script: n.Script) -> list[dict]:
+        """Run every statement, then close the log with the `final` event."""
+        with paused_collector():
+            for statement in script.statements:
+                self.step(statement)
+            self.finish()
+        return self.events
+
+    def step(self, statement: n.Statement) -> None:
+        """Run one statement (a block with everything in it)."""
+        kind = type(statement)
+        handler = _HANDLERS[kind]
+        if kind is n.IfBlock or kind is n.Loop:
+            # the exchange being declared ends here, but its double-win options
+            # may still come, inside the block
+            self.resolve()
+            if self.pending is not None:
+                self.pending.closed_by_block = True
+        elif kind not in _PART_OF_EXCHANGE:
+            self.resolve()          # the exchange being declared ends here
+            self.pending = None
+        try:
+            # (only defeats of the running situation matter, and they are in `fallen`)
+            if (self.depth or self.mode.skips_fallen_everywhere) and self.fallen and kind in _MAY_SKIP \
+                    and self.game.drama is not None:
+                statement = self._without_defeated(statement)
+                if statement is None:
+                    return
+            handler(self, statement)
+        except DramaError as error:
+            self.fail(error, statement.pos)
+
+    def finish(self) -> None:
+        """Resolve what is pending and close the log with the `final` event."""
+        self.resolve()
+        self.pending = None
+        self.events.append(ev.final(self.game.states(), self.game.time))
+
+    def fail(self, error: DramaError, pos: Position) -> None:
+        """Report an error of a statement at `pos`, unless it has a position of its own."""
+        self.sink.report(error.at(pos))
+
+    # ------------------------------------------------------------ texts
+
+    def fill(self, text: str, s: n.Statement) -> str:
+        """The text with its placeholders filled in from the state now."""
+        if not placeholders.has_placeholders(text):
+            return text
+        return placeholders.fill(text, Position(s.pos.file, s.pos.line, s.column), self._placeholder)
+
+    def _placeholder(self, inside: str, at: Position) -> str:
+        """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
+        game, names = self.game, self.names
+        name, field = placeholders.split(inside, at, names.known())
+        if name not in names.sheets and name not in names.roles:      # one of placeholders.GLOBALS
+            if name == "round":
+                return str(game.round or 0)
+            return game.drama.name if game.drama is not None else ""
+        pid = names.party(n.Name(name, at))
+        sheet = names.sheets[pid]
+        if field == "name":
+            return sheet.name
+        if field == "id":
+            return pid
+        if field == "members":
+            members = list(sheet.members)
+            return (", ".join(members[:-1]) + " and " + members[-1]) if len(members) > 1 else \
+                (members[0] if members else sheet.name)
+        if field == "maximum":
+            return str(sheet.quintessence)
+        state = game.state(pid)
+        return str(state.quintessence if field == "quintessence" else state.damage_pool)
+
+    # ------------------------------------------------------------ control flow
+
+    def _if(self, s: n.IfBlock) -> None:
+        for arm in s.arms:
+            if arm.condition is None or conditions.holds(arm.condition, self):
+                self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
+                self._block(arm.body)
+                return
+        self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+
+    def _loop(self, s: n.Loop) -> None:
+        passes = 0
+        while True:
+            if s.condition is not None and conditions.holds(s.condition, self):
+                ended = "until"
+                break
+            if passes >= s.bound:
+                ended = "bound" if s.condition is not None else "count"
+                break
+            self._block(s.body)
+            passes += 1
+        self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
+
+    def _block(self, body: tuple[n.Statement, ...]) -> None:
+        self.depth += 1
+        try:
+            for statement in body:
+                self.step(statement)
+            # an exchange that ends the block resolves before what follows is tested
+            self.resolve()
+            if self.pending is not None:
+                self.pending.closed_by_block = True
+        finally:
+            self.depth -= 1
+
+    def _without_defeated(self, s: n.Statement) -> n.Statement | None:
+        """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
+        skipped, with a `skipped` event; a joint action or defence goes on
+        without its defeated participants, a recovery without its defeated
+        helpers. Returns the line to run, or None."""
+        game = self.game
+        party = self.names.party
+        pending = self.pending
+        if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
+            return None          # part of an exchange that was skipped
+        if isinstance(s, n.Recover) and s.helpers:
+            helping = [h for h in s.helpers if not game.state(party(h.party)).defeated]
+            if len(helping) < len(s.helpers):
+                fallen = [party(h.party) for h in s.helpers if h not in helping]
+                self.events.append(ev.skipped(s.pos.file, s.pos.line, fallen, game.drama.name, game.round))
+                s = replace(s, helpers=tuple(helping))
+        names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
+        ids = [party(name) for name in names]
+        down = [pid for pid in ids if game.state(pid).defeated]
+        if not down:
+            return s
+        event = ev.skipped(s.pos.file, s.pos.line, down, game.drama.name, game.round)
+        if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
+            pending.later.append(event)          # logged after the exchange it belongs to
+        else:
+            self.events.append(event)
+        if len(down) == len(ids):
+            if isinstance(s, n.Action):
+                self.pending = Pending(s, skipped=True)
+            return None
+        # a joint side goes on with the parties still standing
+        keep = tuple(name for name, pid in zip(names, ids) if pid not in down)
+        lines = tuple(line for line in s.participants if party(line.party) not in down)
+        side = "actors" if isinstance(s, n.Action) else "parties"
+        if len(lines) == 1:      # one party left: its own line, with the first line's GM modifier (R10)
+            line = lines[0]
+            return replace(s, **{side: keep}, uses=line.uses, gm=line.gm + s.gm, dice=line.dice, participants=())
+        return replace(s, **{side: keep}, participants=lines)
+
+    # ------------------------------------------------------------ statements
+
+    def _scene(self, s: n.Scene) -> None:
+        self.events.append(ev.scene(s.pos.line, self.fill(s.title, s)))
+
+    def _narration(self, s: n.Narration) -> None:
+        self.events.append(ev.narration(s.pos.line, self.fill(s.text, s)))
+
+    def _drama(self, s: n.DramaBegin) -> None:
+        ids = [self.names.party(name) for name in s.parties]
+        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids), s.pos.line))
+        self.fallen = set()
+        self.last = None       # `last exchange` is one of this situation
+
+    def _initiative(self, s: n.Initiative) -> None:
+        names = self.names
+        entries = []
+        for entry in s.entries:
+            pid = names.party(entry.party)
+            trait, treasure = names.uses(pid, entry.uses)
+            entries.append((pid, trait, treasure, self.mode.initiative_results(entry.results)))
+        self.events.append(ev.initiative(self.game.roll_initiative(entries), s.pos.line))
+
+    def _round(self, s: n.Round) -> None:
+        self.events.append(ev.round_begun(self.game.next_round(), s.pos.line))
+
+    def _hold(self, s: n.Hold) -> None:
+        self.events.append(ev.held(self.game.hold(self.names.party(s.party)), s.pos.line))
+
+    def _action(self, s: n.Action) -> None:
+        self.pending = Pending(s)
+
+    def _attach(self, statement: n.Statement, what: str) -> Pending:
+        pending = self.pending
+        if pending is None:
+            raise DramaError("E002", f"{what} must follow the aggressive action it answers",
+                             expected="an action (`NAME INTENT -> TARGET ...`) just before it")
+        if pending.closed_by_block:
+            raise DramaError("E002", f"{what} must follow its action directly, in the same block: an "
+                             "`if`, `else`, `repeat` or `end` line in between ends the exchange",
+                             hint="put the whole exchange (the action and its defences) in one block")
+        if pending.resolved:
+            raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
+        return pending
+
+    def _defence(self, s: n.Defence) -> None:
+        pending = self._attach(s, "a defence")
+        if not pending.skipped:
+            pending.defences.append(s)
+
+    def _tie(self, s: n.Tie) -> None:
+        pending = self._attach(s, "a `tie` line")
+        if self.mode.keeps_table_calls:
+            pending.ties.append(s)
+
+    def _split(self, s: n.Split) -> None:
+        pending = self._attach(s, "a `split` line")
+        if pending.split is not None:
+            raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
+        if self.mode.keeps_table_calls:
+            pending.split = s
+
+    def _option(self, s: n.Dictate | n.Reroll) -> None:
+        pending = self.pending
+        if pending is not None and not pending.resolved:
+            self.resolve()
+            if self.pending is None:       # the exchange itself failed (drama check goes on)
+                return
+        if pending is not None and pending.skipped:
+            return
+        pid = self.names.party(s.party)
+        game = self.game
+        drama = game.drama.name if game.drama else None
+        if self.mode.options_need_a_double_win and not any(pid in option.parties for option in game.open_options):
+            # a simulation's dice need not give the table's double win
+            self.events.append(ev.skipped(s.pos.file, s.pos.line, [pid], drama, game.round, "no double win"))
+            return
+        if isinstance(s, n.Dictate):
+            result = game.take_option(pid, "dictate", text=self.fill(s.text, s))
+        else:
+            result = game.take_option(pid, "reroll", self.mode.rolled(s.dice))
+        self.events.append(ev.option(result, s.pos.line, drama, game.round))
+
+    def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
+        """The engine's inputs (Action, Defences, ties, split) of an exchange as
+        written, with names resolved (`drama odds` plans with them)."""
+        return self.exchanges.inputs(Pending(action, list(defences), list(ties), split), {})
+
+    def resolve(self) -> None:
+        """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
+        pending = self.pending
+        if pending is None or pending.resolved or pending.skipped:
+            return
+        where: dict[str, dict[str, Position]] = {}
+        try:
+            action, defences, ties, split = self.exchanges.inputs(pending, where)
+            result = self.game.exchange(action, defences, ties, split)
+        except DramaError as error:
+            self.pending = None
+            self.fail(error, error_position(error, pending, where))
+            return
+        pending.resolved = True
+        self.last = result
+        line = pending.action.pos.line
+        if result.defeats:
+            self.fallen.update(result.defeats)
+        if self.mode.lean:
+            self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
+        else:
+            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
+            self.events.extend(ev.exchange(result, line, qualifiers, split))
+        if pending.later:
+            self.events.extend(pending.later)
+
+    def _recover(self, s: n.Recover) -> None:
+        names = self.names
+        pid = names.party(s.party)
+        trait, treasure = names.uses(pid, s.uses)
+        helpers = []
+        for helper in s.helpers:
+            hid = names.party(helper.party)
+            htrait, htreasure = names.uses(hid, helper.uses)
+            helpers.append(Helping(hid, htrait, htreasure))
+        game = self.game
+        result = game.recover(pid, trait, treasure, tuple(helpers), self.mode.rolled(s.first),
+                              self.mode.second_check(s.second))
+        self.events.append(ev.recovery(result, s.pos.line, game.drama.name if game.drama else None, game.round))
+
+    def _end_drama(self, s: n.EndDrama) -> None:
+        text = self.fill(s.text, s) if s.text is not None else None
+        self.events.append(ev.drama_ended(self.game.end_drama(text), s.pos.line))
+        self.last = None       # `last exchange` after a situation: none yet
+
+    def _time(self, s: n.Calm | n.Rest) -> None:
+        kind = "rest" if isinstance(s, n.Rest) else "calm"
+        result = self.game.pass_time(kind, self.settings.seconds(s.duration))
+        self.events.append(ev.time_passed(result, s.pos.line, str(s.duration)))
+
+
+# One handler per kind of statement. A table of the class's functions, not of
+# bound methods kept by each interpreter: those would make every interpreter,
+# and its whole event log, a reference cycle that only the cyclic collector
+# could free (see dsl/speed.py).
+_HANDLERS = {
+    n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
+    n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,
+    n.Action: Interpreter._action, n.Defence: Interpreter._defence, n.Tie: Interpreter._tie,
+    n.Split: Interpreter._split, n.Dictate: Interpreter._option, n.Reroll: Interpreter._option,
+    n.Recover: Interpreter._recover, n.EndDrama: Interpreter._end_drama, n.Calm: Interpreter._time,
+    n.Rest: Interpreter._time, n.IfBlock: Interpreter._if, n.Loop: Interpreter._loop,
+}

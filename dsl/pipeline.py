@@ -1,0 +1,350 @@
+"""The pipeline: a scenario compiled once into a `Program`, then run, checked, or played a statement at a time in a `Session`.
+
+    scenario.yaml ─► load ─► bind (--cast, --role) ─► parse ─► includes ─► checker ─► Program
+    Program.run(seed, mode)        the event log of one run (`drama run`, `drama simulate`)
+    check(path)                    every error and warning, collected (`drama check`)
+    Program.session(seed)          one statement at a time, with undo by replay (`drama play`)
+
+This is the one place the stages are put together: every command and tool
+(`run`, `check`, `simulate`, `odds`, the replay of a record) goes through it.
+Errors go to a `Diagnostics` sink that places each one in its file
+(`source.SourceMap`) when it is reported.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from . import nodes as n
+from .checker import check_script, has_blocks
+from .errors import Diagnostics, DramaError
+from .includes import expand
+from .interpreter import FRESH, PLAY, Interpreter, RunMode
+from .loader import Scenario, bind, load_scenario
+from .names import Names
+from .parser import parse
+from .source import SourceMap
+from .speed import StatementCache
+
+
+class Program:
+    """A scenario loaded, bound, parsed, its includes read in and every branch
+    checked: ready to run any number of times, with any seed."""
+
+    def __init__(self, scenario: Scenario, script: n.Script, sources: SourceMap):
+        self.scenario = scenario
+        self.script = script
+        self.sources = sources
+        self.names = Names(scenario.cast, scenario.roles)
+        # the engine's inputs of each exchange, shared by the runs of this program
+        self.cache = StatementCache()
+
+    @classmethod
+    def compile(cls, scenario: Scenario | str | os.PathLike, *, cast: Sequence[str] | None = None,
+                roles: dict[str, str] | None = None) -> "Program":
+        """Compile a scenario file, or a loaded one (bound already, unless
+        `cast` or `roles` are given). Raises the first DramaError;
+        a script with `if` or `repeat` is refused for an error in any branch,
+        even one a run would not reach (warnings are for `drama check`)."""
+        if not isinstance(scenario, Scenario):
+            scenario = bind(load_scenario(scenario), list(cast) if cast else None, roles)
+        elif cast or roles:
+            scenario = bind(scenario, list(cast) if cast else None, roles)
+        source = scenario.script
+        sources = SourceMap.of(source)
+        stop = Diagnostics(collect=False, place=sources.place)
+        script = parse(source.text, source.file, source.line_offset, errors=stop)
+        script = expand(script, os.path.dirname(scenario.path), stop, sources)
+        program = cls(scenario, script, sources)
+        if has_blocks(script):
+            found = Diagnostics(place=sources.place)
+            for error in check_script(script, program.names):
+                if not error.is_warning:
+                    found.report(error)
+            found.raise_first()
+        return program
+
+    @property
+    def path(self) -> str:
+        return self.scenario.path
+
+    @property
+    def files(self) -> list[str]:
+        """Every file the program was read from: the scenario's, and each included script."""
+        return [*self.scenario.files, *self.sources.chains]
+
+    def with_script(self, text: str, file: str) -> "Program":
+        """The same scenario with another script (a recorded run, say)."""
+        sources = SourceMap(file)
+        stop = Diagnostics(collect=False, place=sources.place)
+        script = expand(parse(text, file, errors=stop), os.path.dirname(self.path), stop, sources)
+        return Program(self.scenario, script, sources)
+
+    def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
+                    errors: Diagnostics | None = None) -> Interpreter:
+        """A fresh interpreter for this program, reporting errors to `errors`
+        (by default: raise the first, placed in its file)."""
+        scenario = self.scenario
+        sink = errors if errors is not None else Diagnostics(collect=False, place=self.sources.place)
+        return Interpreter(scenario.setting, self.names, title=scenario.title, seed=seed, lenient=lenient,
+                           errors=sink, mode=mode, cache=self.cache)
+
+    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY) -> list[dict]:
+        """The events of one run. Raises the first DramaError, placed in its file."""
+        return self.interpreter(seed=seed, lenient=lenient, mode=mode).run(self.script)
+
+    def session(self, *, seed: int = 0, lenient: bool = False) -> "Session":
+        """A session on this program's table, to be fed statements one at a time."""
+        return Session(self, seed=seed, lenient=lenient)
+
+    def read(self, text: str, file: str = "<table>", line_offset: int = 0) -> tuple[n.Statement, ...]:
+        """The statements of a piece of script (a line typed at the table, say),
+        with its includes read in. Raises the first DramaError."""
+        sources = SourceMap(file)
+        stop = Diagnostics(collect=False, place=sources.place)
+        script = parse(text, file, line_offset, errors=stop)
+        return expand(script, os.path.dirname(self.path), stop, sources).statements
+
+
+def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[DramaError]:
+    """Every error found in one pass over a scenario: YAML, syntax, names and
+    rules, then the warnings.
+
+    The script is dry-run only when the cast loaded cleanly: with a broken cast
+    every name would look unknown, and those errors would be false ones.
+    """
+    errors: list[DramaError] = []
+    try:
+        scenario = load_scenario(path, errors=errors)
+    except DramaError as error:
+        Diagnostics(into=errors).report(error)     # (the loader may have kept it already)
+        return errors
+    if scenario is None:
+        return errors
+    cast_files = {scenario.path, *scenario.cast_files}
+    cast_ok = not any(e.position is None or e.position.file in cast_files and e.code != "E103"
+                      for e in errors)
+    if cast_ok and (cast or roles or scenario.roles):
+        try:
+            scenario = bind(scenario, cast, roles)
+        except DramaError as error:
+            Diagnostics(into=errors).report(error)
+            return errors
+    source = scenario.script
+    sources = SourceMap.of(source)
+    sink = Diagnostics(into=errors, place=sources.place)
+    try:
+        script = parse(source.text, source.file, source.line_offset, errors=sink)
+    except DramaError as error:
+        sink.report(error)
+        return errors
+    script = expand(script, os.path.dirname(scenario.path), sink, sources)
+    if cast_ok:
+        names = Names(scenario.cast, scenario.roles)
+        statically = check_script(script, names)
+        met = Diagnostics()        # what the dry run meets, before it is placed
+        interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
+                                  lenient=lenient, errors=met)
+        try:
+            interpreter.run(script)
+        except DramaError as error:        # not expected with a collecting sink, but never lose one
+            met.report(error)
+        # what the run met is reported once, at the place the run met it
+        seen = {(e.code, e.position) for e in met}
+        for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
+            sink.report(error)
+        errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
+    return errors
+
+
+def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
+           file: str = "recorded.drama") -> list[dict]:
+    """Run a recorded script with the setting, cast and title of the scenario it
+    was recorded from; return the events. Raises DramaError.
+
+    The seed changes nothing but `start.seed` (every die is given); pass the
+    recorded run's seed to get its `start` event back exactly.
+    """
+    program = Program(load_scenario(scenario_path), n.Script(file, ()), SourceMap(file))
+    return program.with_script(script_text, file).run(seed=seed)
+
+
+# ---------------------------------------------------------------------------
+# a session at the table
+
+@dataclass(frozen=True)
+class PartyOnBoard:
+    """One party as the board shows it."""
+
+    id: str
+    name: str
+    available: int
+    damage_pool: int
+    maximum: int
+    defeated: bool
+    in_drama: bool          # one of the parties of the running dramatic situation
+    acted: bool             # has taken its aggressive action this round (R9)
+    holding: bool           # let its turn pass, and may act later this round (R9)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The state of the table after the statements accepted so far."""
+
+    drama: str | None                  # the running dramatic situation, if any
+    round: int | None
+    time: int                          # in-world seconds
+    order: tuple[str, ...] | None      # the initiative order of the situation, once rolled
+    turn: str | None                   # whose turn it is in that order
+    parties: tuple[PartyOnBoard, ...]
+    pending: bool                      # an aggressive action waits for its defences
+    last_exchange: dict | None         # the event of the last exchange of the situation
+
+    def party(self, pid: str) -> PartyOnBoard:
+        return next(p for p in self.parties if p.id == pid)
+
+
+class Session:
+    """A program played one statement at a time: the API of `drama play` and undo.
+
+    `feed` takes a statement (text, or a node) and returns the events it made,
+    or raises a DramaError and changes nothing. An exchange is resolved when
+    a statement that is not part of it comes (or at `resolve`): if it cannot
+    be, its action and the lines that answer it are refused together, and
+    the session is as before the action. Because a run is a pure function of
+    its statements and seed, `rebuild` from the accepted statements gives the
+    very same state: that is how undo and resuming work."""
+
+    def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False):
+        self.program = program
+        self.seed = seed
+        self.lenient = lenient
+        self.statements: list[n.Statement] = []     # accepted, in order
+        self._pending_from: int | None = None        # where the pending exchange's statements begin
+        self._interpreter = program.interpreter(seed=seed, lenient=lenient)
+        self.finished = False
+
+    @classmethod
+    def rebuild(cls, program: Program, statements: Iterable[n.Statement], *, seed: int = 0,
+                lenient: bool = False) -> "Session":
+        """A session fed these statements, one by one."""
+        session = cls(program, seed=seed, lenient=lenient)
+        for statement in statements:
+            session.feed(statement)
+        return session
+
+    @property
+    def events(self) -> list[dict]:
+        """Every event so far (the `start` event first)."""
+        return self._interpreter.events
+
+    def feed(self, statement: str | n.Statement, *, file: str = "<table>", line_offset: int = 0) -> list[dict]:
+        """Run a statement (or each statement of a piece of text); return the new events."""
+        if self.finished:
+            raise DramaError("E002", "the session is finished: nothing more can be played")
+        statements = self.program.read(statement, file, line_offset) if isinstance(statement, str) \
+            else (statement,)
+        interpreter = self._interpreter
+        mark = len(interpreter.events)
+        for one in statements:
+            if interpreter.pending is not None and not interpreter.pending.resolved \
+                    and not isinstance(one, Interpreter.PART_OF_EXCHANGE):
+                self._settle()
+            accepted = len(self.statements)
+            try:
+                interpreter.step(one)
+            except DramaError:
+                self._restore()
+                raise
+            self.statements.append(one)
+            if isinstance(one, n.Action) and interpreter.pending is not None:
+                self._pending_from = accepted
+            elif interpreter.pending is None:
+                self._pending_from = None
+        return interpreter.events[mark:]
+
+    def resolve(self) -> list[dict]:
+        """Resolve the exchange being declared now (no more defences will come)."""
+        mark = len(self.events)
+        if self._interpreter.pending is not None and not self._interpreter.pending.resolved:
+            self._settle()
+        return self.events[mark:]
+
+    def finish(self) -> list[dict]:
+        """Resolve what is pending and close the log with the `final` event."""
+        mark = len(self.events)
+        self.resolve()
+        self._interpreter.finish()
+        self.finished = True
+        return self.events[mark:]
+
+    def board(self) -> Board:
+        """The state of the table now."""
+        interpreter = self._interpreter
+        game = interpreter.game
+        drama = game.drama
+        order = tuple(drama.order) if drama is not None and drama.order is not None else None
+        holding = set(drama.held) if drama is not None else set()
+        parties = []
+        for pid, sheet in interpreter.names.sheets.items():
+            state = game.state(pid)
+            parties.append(PartyOnBoard(pid, sheet.name, state.quintessence, state.damage_pool,
+                                        sheet.quintessence, state.defeated,
+                                        drama is not None and pid in drama.parties,
+                                        drama is not None and game.has_acted(pid), pid in holding))
+        turn = None
+        if order is not None:
+            for pid in order[drama.pointer:]:
+                if not game.has_acted(pid) and not game.state(pid).defeated and pid not in holding:
+                    turn = pid
+                    break
+        last = None
+        if drama is not None and interpreter.last is not None:
+            last = next((e for e in reversed(interpreter.events) if e.get("type") == "exchange"), None)
+        pending = interpreter.pending is not None and not interpreter.pending.resolved \
+            and not interpreter.pending.skipped
+        return Board(drama.name if drama is not None else None, game.round, game.time, order, turn,
+                     tuple(parties), pending, last)
+
+    # ------------------------------------------------------------ keeping it exact
+
+    def _settle(self) -> None:
+        """Resolve the pending exchange; if it cannot be, refuse its statements."""
+        try:
+            self._interpreter.resolve()
+        except DramaError as error:
+            start = self._pending_from if self._pending_from is not None else len(self.statements)
+            refused = self.statements[start:]
+            del self.statements[start:]
+            self._restore()
+            if refused:
+                error.notes.append(f"the exchange of line {refused[0].pos.line} was not played")
+            raise
+
+    def _restore(self) -> None:
+        """Back to the state after the accepted statements, by replaying them."""
+        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        self._interpreter = again._interpreter
+        self._pending_from = again._pending_from
+
+
+# ---------------------------------------------------------------------------
+# the package's short forms
+
+def run(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[dict]:
+    """Load, parse and run a scenario; return its events. Raises DramaError.
+
+    `cast` (a list of cast files) replaces the scenario's cast, and `roles`
+    (role -> party id) binds an adventure's roles, as `--cast` and `--role` do.
+    """
+    return Program.compile(path, cast=cast, roles=roles).run(seed=seed, lenient=lenient)
+
+
+def play(scenario: Scenario, *, seed: int = 0, lenient: bool = False, roll_given: bool = False) -> list[dict]:
+    """Parse and run a loaded (and bound) scenario; return its events.
+
+    With `roll_given`, the dice a script gives are rolled afresh (as many as
+    were given, if the rules still allow them), as `drama simulate` does."""
+    return Program.compile(scenario).run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)

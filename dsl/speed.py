@@ -1,0 +1,66 @@
+"""Speed: the few tricks that make long logs and simulations fast, each explained once, here.
+
+- **The cyclic garbage collector is paused** while a script is parsed, run or
+  simulated (`paused_collector`). Parsing and running make many small objects
+  and no reference cycles, so the collector finds nothing to free, yet its
+  full collections walk the whole growing tree or event log, which makes a
+  long run quadratic. Nothing on these paths keeps a cycle: the interpreter's
+  handler table is the class's, not bound methods held by the instance.
+- **Values worked out from statements are cached by the statements' identity**
+  (`StatementCache`): `drama simulate` runs one parsed script many times, and
+  the engine's inputs of an exchange depend only on its statements, so they
+  are built once per exchange as written.
+- **Result dataclasses are built without `object.__setattr__`** (`@frozen`, in
+  `dsl/engine/frozen.py`, inside the engine so that the engine depends on
+  nothing outside it).
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def paused_collector() -> Iterator:
+    """Pause the cyclic collector for the block (nested pauses are fine); it
+    yields `tidy()`, which collects the youngest generation, for a loop that
+    runs long enough to leave some garbage of its errors behind."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield _tidy
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _tidy() -> None:
+    gc.collect(0)
+
+
+class StatementCache:
+    """Values keyed by a tuple of statements, compared by identity.
+
+    Keying by `id()` is quick, and safe because the cache holds the
+    statements themselves, so no id can be reused by another object while its
+    entry lives. At most `most` entries are kept (statements rebuilt for a
+    joint side without its defeated parties are new objects each run)."""
+
+    def __init__(self, most: int = 10_000):
+        self.most = most
+        self._entries: dict[tuple, tuple] = {}
+
+    def get(self, statements: tuple):
+        hit = self._entries.get(tuple(map(id, statements)))
+        if hit is not None and all(a is b for a, b in zip(hit[0], statements)):
+            return hit[1]
+        return None
+
+    def put(self, statements: tuple, value) -> None:
+        if len(self._entries) < self.most:
+            self._entries[tuple(map(id, statements))] = (statements, value)
+
+    def __len__(self) -> int:
+        return len(self._entries)
