@@ -52,11 +52,8 @@ def main() -> None:
     args = parser.parse_args()
     prepared = prepare(args.scenario)
     # the mean number of exchanges of an encounter, from full (not lean) runs
-    from dsl.interpreter import Interpreter
-    scenario = prepared.scenario
-    counted = [sum(1 for e in Interpreter(scenario.setting, scenario.cast, seed=run_seed(0, i), lenient=True,
-                                          roles=scenario.roles, roll_given=True).run(prepared.script)
-                   if e["type"] == "action") for i in range(50)]
+    counted = [sum(1 for e in prepared.run(run_seed(0, i), lean=False) if e["type"] == "action")
+               for i in range(50)]
     exchanges = f"{sum(counted) / len(counted):.1f}"
     print(f"{args.scenario}: {len(prepared.sheets)} parties, {exchanges} exchanges an encounter on average; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
