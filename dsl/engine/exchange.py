@@ -27,13 +27,8 @@ def resolve(game: Game, action: Action, defences: Sequence[Defence] = (),
     """
     drama = game.drama
     parties = game.parties
-    attackers, targets, defence_of = _check_exchange(game, action, defences)
-    spending = _plan_spending(game, action, attackers)                         # R4
-    attack_plans = _plan_side(game, action.parts, spending)                    # R3
-    defence_plans = {}
-    for pid, defence in defence_of.items():
-        defence_plans[pid] = _plan_side(game, defence.parts, {})
-    attacker = _roll_side(game, attack_plans)                                  # R2
+    attackers, targets, spending, attack_plans, defence_plans = _planned(game, action, defences)
+    attacker = _roll_side(game, attack_plans)                                 # R2
     sides: list[r.Side] = []
     if action.gm_target is not None:
         sides.append(r.Side(GM, (), (), action.gm_target))
@@ -85,6 +80,42 @@ def resolve(game: Game, action: Action, defences: Sequence[Defence] = (),
         attacker, action.gm_target, tuple(action.qualifiers), tuple(action.extra_targets),
         tuple(sides), comparisons, tuple(losses), defeats, tuple(options), turn,
         states, action.target)
+
+def plan(game: Game, action: Action, defences: Sequence[Defence] = ()) -> r.ExchangePlan:
+    """The exchange as `resolve` would roll it, checked the same way (R2-R5),
+    without rolling a die or changing the state: every side, lead first, and
+    what the acting parties spend."""
+    attackers, targets, spending, attack_plans, defence_plans = _planned(game, action, defences)
+    sides: list[r.PlannedSide] = []
+    if action.gm_target is not None:
+        sides.append(r.PlannedSide(GM, (), (), action.gm_target))
+    for pid in targets:
+        plans = defence_plans.get(pid)
+        if plans is not None:
+            sides.append(_planned_side(plans))
+        else:
+            sides.append(r.PlannedSide(pid, (pid,), (), 0, False))   # R5: undefended, not stated
+    return r.ExchangePlan(action.intent, _planned_side(attack_plans), tuple(sides), dict(spending))
+
+
+def _planned_side(plans: list[r.EffortPlan]) -> r.PlannedSide:
+    parties = tuple([p.party for p in plans])
+    return r.PlannedSide(" & ".join(parties), parties, tuple(plans), sum([p.value for p in plans]))
+
+
+def _planned(game: Game, action: Action, defences: Sequence[Defence]
+             ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int], list[r.EffortPlan],
+                        dict[str, list[r.EffortPlan]]]:
+    """Every check before the dice (R2-R5): the attackers, the targets, what
+    each attacker spends (R4), and the efforts of the acting side and of each
+    defended target (R3)."""
+    attackers, targets, defence_of = _check_exchange(game, action, defences)
+    spending = _plan_spending(game, action, attackers)                         # R4
+    attack_plans = _plan_side(game, action.parts, spending)                    # R3
+    defence_plans = {}
+    for pid, defence in defence_of.items():
+        defence_plans[pid] = _plan_side(game, defence.parts, {})
+    return attackers, targets, spending, attack_plans, defence_plans
 
 
 def _check_exchange(game: Game, action: Action, defences: Sequence[Defence]
@@ -175,7 +206,7 @@ def _plan_spending(game: Game, action: Action, attackers: tuple[str, ...]) -> di
     return spending
 
 
-def _plan_side(game: Game, parts: Sequence[Part], spending: dict[str, int]) -> list[tuple]:
+def _plan_side(game: Game, parts: Sequence[Part], spending: dict[str, int]) -> list[r.EffortPlan]:
     """R3 for each part of a side, the lead first."""
     plans = []
     lead = True
@@ -185,8 +216,8 @@ def _plan_side(game: Game, parts: Sequence[Part], spending: dict[str, int]) -> l
     return plans
 
 
-def _plan_effort(game: Game, part: Part, lead: bool, spending: int) -> tuple:
-    """Check R3 for one part; returns what `_throw` needs."""
+def _plan_effort(game: Game, part: Part, lead: bool, spending: int) -> r.EffortPlan:
+    """Check R3 for one part: its levels, its cap, and how many dice it rolls."""
     party = game.parties[part.party]
     level = party.traits[part.trait] if part.trait is not None else 0
     treasure = party.treasures[part.treasure] if part.treasure is not None else 0
@@ -221,21 +252,22 @@ def _plan_effort(game: Game, part: Part, lead: bool, spending: int) -> tuple:
                         f"{'die' if allowed == 1 else 'dice'}: it has {available} quintessence available"
                         + (f" after spending {spending}" if spending else "") + f", not {count}",
                         party=part.party)
-    return (part, lead, level, treasure, cap, count)
+    return r.EffortPlan(part, lead, level, treasure, cap, count)
 
 
-def _roll_side(game: Game, plans: list[tuple]) -> r.Side:
+def _roll_side(game: Game, plans: list[r.EffortPlan]) -> r.Side:
     """R2, R10: each party's dice, as planned by `_plan_effort`, and the side's value."""
     efforts = []
-    for part, lead, level, treasure, cap, count in plans:
+    for plan in plans:
+        part = plan.part
         if part.throw.faces is not None:
             dice, rolled_by = tuple(part.throw.faces), "table"
-        elif count:
-            dice, rolled_by = tuple(game.dice.roll(count, game.settings.sides)), "engine"
+        elif plan.count:
+            dice, rolled_by = tuple(game.dice.roll(plan.count, game.settings.sides)), "engine"
         else:
             dice, rolled_by = (), "none"
-        efforts.append(r.Effort(part.party, part.trait, level, lead, part.treasure, treasure, part.gm, cap,
-                                dice, rolled_by))
+        efforts.append(r.Effort(part.party, part.trait, plan.trait_level, plan.trait_counts, part.treasure,
+                                plan.treasure_value, part.gm, plan.cap, dice, rolled_by))
     if len(efforts) == 1:
         effort = efforts[0]
         return r.Side(effort.party, (effort.party,), (effort,), effort.value)

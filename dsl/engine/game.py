@@ -118,6 +118,13 @@ class Game:
         """
         return _exchange_rules.resolve(self, action, defences, ties, split)
 
+    def plan(self, action: Action, defences: Sequence[Defence] = ()) -> r.ExchangePlan:
+        """The exchange as `exchange` would roll it, refused with the same errors,
+        without rolling a die or changing anything: each side's parties and
+        efforts (uses, levels, GM modifier, cap, dice), and what each acting
+        party spends (R2-R5)."""
+        return _exchange_rules.plan(self, action, defences)
+
     def take_option(self, party: str, kind: str, throw: Throw = NO_THROW, text: str | None = None) -> r.OptionTaken:
         """R8: the winner of a double win rerolls this round's losses, or dictates."""
         return _exchange_rules.take_option(self, party, kind, throw, text)
