@@ -514,17 +514,7 @@ class Interpreter:
             result = self.game.exchange(action, defences, ties, split)
         except DramaError as error:
             self._pending = None
-            position = s.pos
-            if error.code == "E311" and error.party is not None:
-                named = [t for t in pending.ties
-                         if (t.winner.text if t.winner is not None else GM) == error.party]
-                position = named[0].pos if named else s.pos
-            elif error.party in where:
-                aspect = {"E301": "dice", "E402": "dice", "E202": "uses"}.get(error.code, "party")
-                position = where[error.party][aspect]
-            elif error.code == "E310" and pending.split is not None:
-                position = pending.split.pos
-            self._fail(error, position)
+            self._fail(error, self._position(error, pending, where))
             return
         pending.resolved = True
         self._last = result
@@ -537,6 +527,37 @@ class Interpreter:
             self.events.extend(ev.exchange(result, s.pos.line, qualifiers, split))
         if pending.later:
             self.events.extend(pending.later)
+
+    def _position(self, error: DramaError, pending: _Pending, where: dict) -> Position:
+        """Where an exchange's error points: the `tie` or `split` line, or the
+        party's name, uses or dice (`where`, from _declared), else the action."""
+        s = pending.action
+        position = s.pos
+        if error.code == "E311" and error.party is not None:
+            named = [t for t in pending.ties
+                     if (t.winner.text if t.winner is not None else GM) == error.party]
+            position = named[0].pos if named else s.pos
+        elif error.party in where:
+            aspect = {"E301": "dice", "E402": "dice", "E202": "uses"}.get(error.code, "party")
+            position = where[error.party][aspect]
+        elif error.code == "E310" and pending.split is not None:
+            position = pending.split.pos
+        return position
+
+    def engine_inputs(self, action: n.Action, defences: Iterable[n.Defence] = (), ties: Iterable[n.Tie] = (),
+                      split: n.Split | None = None) -> tuple:
+        """The engine's inputs for an exchange's statements, as a script builds
+        them: (Action, Defences, ties, split). They are checked by `Game.plan`
+        as the exchange would be; an error points where `_resolve` points it."""
+        pending = _Pending(action, list(defences), list(ties), split)
+        where: dict[str, dict[str, Position]] = {}
+        try:
+            built = self._declared(pending, where)
+            self.game.plan(built[0], built[1])
+        except DramaError as error:
+            error.at(self._position(error, pending, where))
+            raise
+        return built
 
     def _recover(self, s: n.Recover) -> None:
         pid = self._party(s.party)
