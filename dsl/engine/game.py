@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..errors import DramaError, RuleError
-from . import checks, exchange as _exchange_rules, recovery, turns
+from . import checks, exchange as exchange_rules, recovery, turns
 from . import results as r
 from .dice import NO_THROW, DiceSource, SeededDice, Throw
 from .inputs import GM, Action, Defence, Helping, Part
@@ -116,18 +116,18 @@ class Game:
         `ties` names the winner of each vote, in order (`GM` for the GM); `split`
         says how the winner spreads a losing side's loss (see `exchange.resolve`).
         """
-        return _exchange_rules.resolve(self, action, defences, ties, split)
+        return exchange_rules.resolve(self, action, defences, ties, split)
 
     def plan(self, action: Action, defences: Sequence[Defence] = ()) -> r.ExchangePlan:
         """The exchange as `exchange` would roll it, refused with the same errors,
         without rolling a die or changing anything: each side's parties and
         efforts (uses, levels, GM modifier, cap, dice), and what each acting
         party spends (R2-R5)."""
-        return _exchange_rules.plan(self, action, defences)
+        return exchange_rules.plan(self, action, defences)
 
     def take_option(self, party: str, kind: str, throw: Throw = NO_THROW, text: str | None = None) -> r.OptionTaken:
         """R8: the winner of a double win rerolls this round's losses, or dictates."""
-        return _exchange_rules.take_option(self, party, kind, throw, text)
+        return exchange_rules.take_option(self, party, kind, throw, text)
 
     # ------------------------------------------------------------ recovery (recovery.py) and time
 

@@ -1,4 +1,4 @@
-"""Recovery: when a party may roll its damage pool, and what comes back (R14, R15)."""
+"""Recovery: when a party may roll its damage pool, and what comes back (R14, R15; a full rest, R16, is `Game.pass_time`)."""
 
 from __future__ import annotations
 
