@@ -86,15 +86,10 @@ def plan(game: Game, action: Action, defences: Sequence[Defence] = ()) -> r.Exch
     without rolling a die or changing the state: every side, lead first, and
     what the acting parties spend."""
     attackers, targets, spending, attack_plans, defence_plans = _planned(game, action, defences)
-    sides: list[r.PlannedSide] = []
-    if action.gm_target is not None:
-        sides.append(r.PlannedSide(GM, (), (), action.gm_target))
-    for pid in targets:
-        plans = defence_plans.get(pid)
-        if plans is not None:
-            sides.append(_planned_side(plans))
-        else:
-            sides.append(r.PlannedSide(pid, (pid,), (), 0, False))   # R5: undefended, not stated
+    # as `resolve` lines them up: the GM's target number, then each target, undefended ones at 0 (R5)
+    sides = [r.PlannedSide(GM, (), (), action.gm_target)] if action.gm_target is not None else []
+    sides += [_planned_side(defence_plans[pid]) if pid in defence_plans else r.PlannedSide(pid, (pid,), (), 0, False)
+              for pid in targets]
     return r.ExchangePlan(action.intent, _planned_side(attack_plans), tuple(sides), dict(spending))
 
 
