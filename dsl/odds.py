@@ -172,52 +172,37 @@ def _a(what: str) -> str:
     return ("an " if what[0] in "aeiou" else "a ") + what
 
 
-class _Unrolled:
-    """A dice source whose dice all show 0: the engine plans the exchange (caps,
-    spending, values) while the rolled dice add nothing and count as neither
-    ones nor high dice."""
-
-    @staticmethod
-    def roll(count: int, sides: int) -> tuple[int, ...]:
-        return (0,) * count
-
-
 def plan_exchange(scenario, action: n.Action, defences: Sequence[n.Defence] = (),
                   state: Mapping[str, int] | None = None) -> Plan:
     """Plan one exchange through the interpreter and the engine themselves: names,
     moves and roles resolve as in a script, and the engine checks R3-R5 and
-    works out each party's cap, dice and value, with dice that show nothing."""
+    works out each party's cap, dice and value (`Game.plan`), rolling nothing."""
     settings = scenario.setting
     sheets = {sheet.id: sheet for sheet in scenario.cast}
     for pid, available in _states(scenario, state).items():
         sheets[pid] = dataclasses.replace(sheets[pid], quintessence=available)
-    # a tie policy that never asks: ties are counted below, not settled here
-    interpreter = Interpreter(dataclasses.replace(settings, ties="actor"), sheets.values(),
-                              title=getattr(scenario, "title", ""), roles=dict(scenario.roles))
-    interpreter.game.dice = _Unrolled()
-    events = interpreter.run(n.Script(ACTION_FILE, (action, *defences)))
-    start = {pid: s["quintessence"] for pid, s in events[0]["parties"].items()}
-    declared = next(e for e in events if e["type"] == "action")
-    spent = dict(declared["spent"])
-    compared = [e for e in events if e["type"] == "exchange"]
+    interpreter = Interpreter(settings, sheets.values(), title=getattr(scenario, "title", ""),
+                              roles=dict(scenario.roles))
+    game = interpreter.game
+    inputs, answers, _, _ = interpreter.engine_inputs(action, defences)
+    planned = game.plan(inputs, answers)
+    spent = dict(planned.spending)
 
-    def side(data: dict) -> SidePlan:
-        efforts = {e["party"]: e for e in data["efforts"]}
+    def side(planned_side) -> SidePlan:
+        efforts = {e.party: e for e in planned_side.efforts}
         pools = []
-        for pid in data["parties"]:
+        for pid in planned_side.parties:
             e = efforts.get(pid)
-            available = start[pid] - spent.get(pid, 0)
+            available = game.state(pid).quintessence - spent.get(pid, 0)
             if e is None:               # an undefended target (R5)
                 pools.append(Pool(pid, None, 0, False, None, 0, 0, 0, 0, (), 0, available))
                 continue
-            rolled = e["rolled_by"] == "engine"
-            pools.append(Pool(pid, e["trait"], e["trait_level"], e["trait_counts"], e["treasure"],
-                              e["treasure_value"], e["gm"], e["cap"], len(e["dice"]) if rolled else 0,
-                              () if rolled else tuple(e["dice"]), e["value"], available))
-        return SidePlan(data["name"], tuple(pools), data["value"], data["stated"])
+            pools.append(Pool(pid, e.trait, e.trait_level, e.trait_counts, e.treasure, e.treasure_value, e.gm,
+                              e.cap, e.rolled, e.faces or (), e.value, available))
+        return SidePlan(planned_side.name, tuple(pools), planned_side.value, planned_side.stated)
 
-    return Plan(declared["intent"], side(compared[0]["sides"]["attacker"]),
-                tuple(side(e["sides"]["defender"]) for e in compared), spent, settings.sides, settings.high)
+    return Plan(planned.intent, side(planned.attacker), tuple(side(d) for d in planned.defences), spent,
+                settings.sides, settings.high)
 
 
 def _states(scenario, state: Mapping[str, int] | None) -> dict[str, int]:

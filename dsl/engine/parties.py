@@ -91,3 +91,44 @@ class PartyState:
     def as_dict(self) -> dict:
         return {"quintessence": self.quintessence, "damage_pool": self.damage_pool,
                 "defeated": self.defeated}
+
+
+class TableParty:
+    """A party's mutable state at the table (the engine's own; `PartyState` is what it shows)."""
+
+    __slots__ = ("sheet", "traits", "treasures", "available", "damage", "defeated", "acted",
+                 "lost_this_round", "last_recovery", "_states")
+
+    def __init__(self, sheet: PartySheet):
+        self.sheet = sheet
+        self.traits = dict(sheet.traits)            # plain dicts: quicker to read than the
+        self.treasures = dict(sheet.treasures)      # sheet's read-only views
+        self.available = sheet.quintessence
+        self.damage = 0
+        self.defeated = False
+        self.acted = False
+        self.lost_this_round = 0
+        self.last_recovery: int | None = None
+        self._states: dict[tuple, PartyState] = {}
+
+    def state(self) -> PartyState:
+        # a PartyState is immutable: each distinct state is built once and shared
+        key = (self.available, self.damage, self.defeated)
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = PartyState(*key)
+        return state
+
+    def lose(self, amount: int) -> int:
+        """Move up to `amount` from available to the damage pool; what really moved (R6)."""
+        taken = min(amount, self.available)
+        self.available -= taken
+        self.damage += taken
+        return taken
+
+    def regain(self, amount: int) -> int:
+        """Move up to `amount` back from the damage pool; what really moved."""
+        given = min(amount, self.damage)
+        self.damage -= given
+        self.available += given
+        return given

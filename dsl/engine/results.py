@@ -1,4 +1,4 @@
-"""What happened: the immutable result of every step of the engine, for logs and transcripts."""
+"""What happened, or would: the immutable results of the engine's steps (for logs and transcripts) and the plan of an exchange."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .frozen import frozen
+from .inputs import Part
 from .parties import PartyState
 
 States = Mapping[str, PartyState]
@@ -213,3 +214,72 @@ class TimePassed:
     time: int                       # in-world seconds after it
     restored: tuple[str, ...]
     parties: States
+
+
+# ------------------------------------------------------------------ plans (before any die is rolled)
+
+@frozen
+class EffortPlan:
+    """One party's part in a side, checked and planned before any die is rolled (R2, R3, R10)."""
+
+    part: Part                # what the party uses and how it rolls, as asked
+    trait_counts: bool        # the lead: only its trait adds to the value (R10)
+    trait_level: int
+    treasure_value: int
+    cap: int                  # the most dice it may roll (R3)
+    count: int                # how many dice it rolls, or how many are given
+
+    @property
+    def party(self) -> str:
+        return self.part.party
+
+    @property
+    def trait(self) -> str | None:
+        return self.part.trait
+
+    @property
+    def treasure(self) -> str | None:
+        return self.part.treasure
+
+    @property
+    def gm(self) -> int:
+        return self.part.gm
+
+    @property
+    def faces(self) -> tuple[int, ...] | None:
+        """The dice given as rolled (`rolled 6 4`); None when the engine rolls them."""
+        faces = self.part.throw.faces
+        return None if faces is None else tuple(faces)
+
+    @property
+    def rolled(self) -> int:
+        """How many dice the engine rolls (none when they are given)."""
+        return self.count if self.part.throw.faces is None else 0
+
+    @property
+    def value(self) -> int:
+        """What this party adds to its side's value before the rolled dice (given dice count)."""
+        faces = self.part.throw.faces
+        return ((self.trait_level if self.trait_counts else 0) + self.treasure_value + self.part.gm
+                + (sum(faces) if faces is not None else 0))
+
+
+@frozen
+class PlannedSide:
+    """One side of a planned exchange: its parties' efforts, or the GM's target number."""
+
+    name: str                 # "Kara", "Kara & Bren", or "GM"
+    parties: tuple[str, ...]  # empty for the GM
+    efforts: tuple[EffortPlan, ...]   # lead first; empty for the GM and an undefended target
+    value: int                # the side's value before the rolled dice (the GM's target number)
+    stated: bool = True       # False: an undefended target, meeting a value of 0 (R5)
+
+
+@frozen
+class ExchangePlan:
+    """An exchange as it would be rolled (`Game.plan`): every side, and what the action costs."""
+
+    intent: str
+    attacker: PlannedSide
+    defences: tuple[PlannedSide, ...]  # one per comparison, in order (a GM side for a GM target)
+    spending: Mapping[str, int]        # quintessence each acting party spends (R4), lead first

@@ -292,8 +292,18 @@ class Interpreter:
 
     def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
         """The engine's inputs (Action, Defences, ties, split) of an exchange as
-        written, with names resolved (`drama odds` plans with them)."""
-        return self.exchanges.inputs(Pending(action, list(defences), list(ties), split), {})
+        written, with names resolved, checked by `Game.plan` as the exchange
+        would be (`drama odds` plans with them); an error points where it would
+        in a run."""
+        pending = Pending(action, list(defences), list(ties), split)
+        where: dict[str, dict[str, Position]] = {}
+        try:
+            built = self.exchanges.inputs(pending, where)
+            self.game.plan(built[0], built[1])
+        except DramaError as error:
+            error.at(error_position(error, pending, where))
+            raise
+        return built
 
     def resolve(self) -> None:
         """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
