@@ -24,9 +24,9 @@ __all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", 
 KINDS = ("log", "transcript")
 FORMATS = ("text", "md", "html")
 # the reports of `drama simulate` and `drama odds`, and their formats
-REPORTS = {"simulate": ("text", "md", "json", "html")}
+REPORTS = {"simulate": ("text", "md", "json", "html"), "odds": ("text", "md", "json")}
 # the reports whose Markdown is written as it is, not HTML-escaped and tidied
-_RAW_MARKDOWN = ()
+_RAW_MARKDOWN = ("odds",)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _HTML_NAMES = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")

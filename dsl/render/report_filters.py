@@ -1,4 +1,4 @@
-"""The filters of the report of `drama simulate`: numbers, intervals, text tables, histograms."""
+"""The filters of the reports of `drama simulate` and `drama odds`: numbers, intervals, tables, histograms, odds."""
 
 from __future__ import annotations
 
@@ -110,5 +110,111 @@ def svg_bars(dist: dict, width: int = 320, height: int = 120) -> dict:
             "left": 8, "right": right, "top": top, "bottom": bottom}
 
 
+# ---------------------------------------------------------------------------
+# the odds of one exchange (the data of `drama odds --format json`)
+
+def shown(chance: dict) -> str:
+    """A chance for people: its reduced fraction, or 0 or 1."""
+    numerator, denominator = chance["fraction"].split("/")
+    return numerator if denominator == "1" else chance["fraction"]
+
+
+def md_pipes(text) -> str:
+    """Text for a cell of the odds' Markdown tables: `|` escaped."""
+    return str(text).replace("|", "\\|")
+
+
+def _dice(pool: dict, sides: int) -> str:
+    parts = []
+    if pool["dice"]:
+        parts.append(f"{pool['dice']}d{sides}")
+    if pool["given"]:
+        parts.append("rolled " + " ".join(map(str, pool["given"])))
+    return " + ".join(parts) if parts else "no dice"
+
+
+def _uses(pool: dict) -> str:
+    bits = []
+    if pool["trait"] is not None:
+        bits.append(f"{pool['trait']} {pool['trait_level']}" + ("" if pool["trait_counts"] else " (not added, R10)"))
+    if pool["treasure"] is not None:
+        bits.append(f"{pool['treasure']} {pool['treasure_value']}")
+    if pool["gm"]:
+        bits.append(f"GM {pool['gm']:+d}")
+    return " + ".join(bits) if bits else "no trait or treasure"
+
+
+def _effort(pool: dict, sides: int) -> str:
+    return f"{_uses(pool)}, {_dice(pool, sides)} (at most {pool['cap']}, R3)"
+
+
+def _side_value(side: dict, sides: int) -> str:
+    dice = sum(p["dice"] for p in side["parties"])
+    if not dice:
+        return str(side["value"])
+    return f"{dice}d{sides}" if side["value"] == 0 else f"{side['value']} + {dice}d{sides}"
+
+
+def odds_sides(report: dict) -> list[list[str]]:
+    """`[who, what it uses and rolls, the side's value]` for each party of the
+    exchange, and a row for each side of several parties."""
+    sides = report["dice"]["sides"]
+    rows = []
+    for side in (report["attacker"], *report["targets"]):
+        if "gm_target" in side:
+            rows.append(["GM target", "", str(side["gm_target"])])
+        elif not side["stated"]:
+            rows.append([side["name"], "no defence (R5)", "0"])
+        elif len(side["parties"]) == 1:
+            pool = side["parties"][0]
+            rows.append([pool["party"], _effort(pool, sides), _side_value(side, sides)])
+        else:
+            rows += [[pool["party"], _effort(pool, sides), ""] for pool in side["parties"]]
+            rows.append([side["name"], "together (R10)", _side_value(side, sides)])
+    return rows
+
+
+def tie_note(ties: dict) -> str:
+    """How ties were counted for the losses, and why."""
+    counted, setting = ties["counted"], ties["setting"]
+    if counted == "half":
+        why = f"the setting's ties: {setting}" if setting in ("vote", "random") else "as asked"
+        return (f"a tie counts as half won by each side ({why}; --tie actor or --tie defender "
+                "gives it to one side)")
+    who = "the acting side" if counted == "actor" else "the defending side"
+    source = "the setting's ties" if counted == setting else "--tie"
+    return f"a tie goes to {who} ({source}: {counted})"
+
+
+def exchange_title(comparison: dict) -> str:
+    """`Kara -> Overlord`, or `Kara vs 7 (GM target)`."""
+    if comparison["gm_target"] is not None:
+        return f"{comparison['attacker']} vs {comparison['gm_target']} (GM target)"
+    return f"{comparison['attacker']} -> {comparison['defender']}"
+
+
+def _wins(name: str) -> str:
+    return f"{name} {'win' if ' & ' in name else 'wins'}"
+
+
+def outcomes(comparison: dict) -> list[list]:
+    """`[outcome, chance]` for each outcome of a comparison (no double win for the GM)."""
+    c = comparison
+    other = "GM" if c["gm_target"] is not None else c["defender"]
+    rows = [[_wins(c["attacker"]), c["win"]], ["tie", c["tie"]], [_wins(other), c["lose"]],
+            [f"{_wins(c['attacker'])} double (R8)", c["attacker_double"]]]
+    if c["gm_target"] is None:
+        rows.append([f"{_wins(c['defender'])} double (R8)", c["defender_double"]])
+    return rows
+
+
+def lost_rows(loss_table: dict) -> list[dict]:
+    """The amounts lost worth a row: up to the largest one that can happen."""
+    lost = loss_table["lost"]
+    last = max((k for k, entry in enumerate(lost) if entry["fraction"] != "0/1"), default=0)
+    return lost[:last + 1]
+
+
 FILTERS = {"number": number, "percent": percent, "interval": interval, "spark": spark, "svg_bars": svg_bars,
-           "table": table}
+           "table": table, "shown": shown, "md_pipes": md_pipes, "odds_sides": odds_sides,
+           "tie_note": tie_note, "exchange_title": exchange_title, "outcomes": outcomes, "lost_rows": lost_rows}
