@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
@@ -545,174 +544,6 @@ def _fraction(chance: Chance) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _shown(chance: Chance) -> str:
-    """A chance for people: the reduced fraction, or 0 or 1."""
-    f = chance.fraction
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
-def _md(text: str) -> str:
-    """Text for a Markdown table cell."""
-    return text.replace("|", "\\|")
-
-
-def _rows(table: LossTable) -> range:
-    """The amounts worth a row: up to the largest one that can happen."""
-    last = max((k for k, c in enumerate(table.counts) if c), default=0)
-    return range(last + 1)
-
-
-def _percent(chance: Chance) -> str:
-    return f"{100 * chance.probability:.2f}%"
-
-
-def _dice(pool: Pool, sides: int) -> str:
-    parts = []
-    if pool.dice:
-        parts.append(f"{pool.dice}d{sides}")
-    if pool.given:
-        parts.append("rolled " + " ".join(map(str, pool.given)))
-    return " + ".join(parts) if parts else "no dice"
-
-
-def _uses(pool: Pool) -> str:
-    bits = []
-    if pool.trait is not None:
-        bits.append(f"{pool.trait} {pool.trait_level}" + ("" if pool.trait_counts else " (not added, R10)"))
-    if pool.treasure is not None:
-        bits.append(f"{pool.treasure} {pool.treasure_value}")
-    if pool.gm:
-        bits.append(f"GM {pool.gm:+d}")
-    return " + ".join(bits) if bits else "no trait or treasure"
-
-
-def _side_value(side: SidePlan, sides: int) -> str:
-    if side.is_gm:
-        return str(side.value)
-    dice = sum(p.dice for p in side.pools)
-    if not dice:
-        return str(side.value)
-    return f"{dice}d{sides}" if side.value == 0 else f"{side.value} + {dice}d{sides}"
-
-
-def _tie_note(result: Odds) -> str:
-    if result.tie == "half":
-        why = f"the setting's ties: {result.tie_setting}" if result.tie_setting in ("vote", "random") \
-            else "as asked"
-        return (f"a tie counts as half won by each side ({why}; --tie actor or --tie defender "
-                "gives it to one side)")
-    who = "the acting side" if result.tie == "actor" else "the defending side"
-    source = "the setting's ties" if result.tie == result.tie_setting else "--tie"
-    return f"a tie goes to {who} ({source}: {result.tie})"
-
-
-def _wins(name: str) -> str:
-    return f"{name} {'win' if ' & ' in name else 'wins'}"
-
-
-def _comparison_rows(c: ComparisonOdds) -> list[tuple[str, Chance]]:
-    other = "GM" if c.gm_target is not None else c.defender
-    rows = [(_wins(c.attacker), c.win), ("tie", c.tie), (_wins(other), c.lose),
-            (f"{_wins(c.attacker)} double (R8)", c.attacker_double)]
-    if c.gm_target is None:
-        rows.append((f"{_wins(c.defender)} double (R8)", c.defender_double))
-    return rows
-
-
-def _title(c: ComparisonOdds) -> str:
-    return f"{c.attacker} vs {c.gm_target} (GM target)" if c.gm_target is not None else f"{c.attacker} -> {c.defender}"
-
-
-def _sides_lines(result: Odds) -> list[tuple[str, str, str]]:
-    """(who, what it uses and rolls, the side's value) for each party, and a row
-    for each side of several parties."""
-    plan = result.plan
-    rows = []
-    for side in (plan.attacker, *plan.targets):
-        if side.is_gm:
-            rows.append(("GM target", "", str(side.value)))
-        elif not side.stated:
-            rows.append((side.name, "no defence (R5)", "0"))
-        elif len(side.pools) == 1:
-            pool = side.pools[0]
-            rows.append((pool.party, _effort(pool, plan.sides), _side_value(side, plan.sides)))
-        else:
-            rows += [(pool.party, _effort(pool, plan.sides), "") for pool in side.pools]
-            rows.append((side.name, "together (R10)", _side_value(side, plan.sides)))
-    return rows
-
-
-def _effort(pool: Pool, sides: int) -> str:
-    return f"{_uses(pool)}, {_dice(pool, sides)} (at most {pool.cap}, R3)"
-
-
-def _spending(plan: Plan) -> list[str]:
-    return [f"{pid} spends {amount} quintessence on qualifiers and extra targets (R4)"
-            for pid, amount in plan.spent.items()]
-
-
-def format_text(result: Odds) -> str:
-    """The odds for a terminal."""
-    plan = result.plan
-    out = ["Odds of one exchange, counted exactly over "
-           f"{plan.rolls:,} equally likely rolls", f"  {_one_line(result.action)}"]
-    out += [f"  {_one_line(text)}" for text in result.defences]
-    out += ["", "Sides (R2, R3, R10)"]
-    rows = _sides_lines(result)
-    width = max(len(r[0]) for r in rows)
-    uses_width = max(len(r[1]) for r in rows)
-    for who, uses, value in rows:
-        line = f"  {who:<{width}}  {uses:<{uses_width}}"
-        out.append((line + (f"  value {value}" if value else "")).rstrip())
-    out += [f"  {line}" for line in _spending(plan)]
-    out += ["", f"Ties (R11): {_tie_note(result)}"]
-    for c in result.comparisons:
-        out += ["", _title(c)]
-        rows = _comparison_rows(c)
-        label = max(len(r[0]) for r in rows)
-        fractions = [_shown(ch) for _, ch in rows]
-        fw = max(map(len, fractions))
-        for (name, chance), text in zip(rows, fractions):
-            out.append(f"  {name:<{label}}  {text:>{fw}}  {_percent(chance):>7}")
-    out += ["", "Quintessence lost (R6: ones, and 1 + the winner's high dice for the losing side)"]
-    for table in (*result.parties, *result.sides):
-        out.append(f"  {table.name} ({table.available} available, mean {float(table.mean):.2f})")
-        fractions = [_shown(table.chance(k)) for k in _rows(table)]
-        fw = max(map(len, fractions))
-        kw = len(str(len(fractions) - 1))
-        for k, text in enumerate(fractions):
-            out.append(f"    {k:>{kw}}  {text:>{fw}}  {_percent(table.chance(k)):>7}")
-    return "\n".join(out) + "\n"
-
-
-def format_markdown(result: Odds) -> str:
-    """The odds as Markdown tables."""
-    plan = result.plan
-    out = ["# Odds of one exchange", "", "```text", result.action.rstrip("\n"),
-           *(text.rstrip("\n") for text in result.defences), "```", "",
-           f"Counted exactly over {plan.rolls:,} equally likely rolls.", "",
-           "| party | uses and dice | value |", "|---|---|---|"]
-    for who, uses, value in _sides_lines(result):
-        out.append(f"| {_md(who)} | {_md(uses)} | {value} |")
-    for line in _spending(plan):
-        out += ["", f"{line}."]
-    out += ["", f"Ties (R11): {_tie_note(result)}."]
-    for c in result.comparisons:
-        out += ["", f"## {_md(_title(c))}", "", "| outcome | chance | % |", "|---|---:|---:|"]
-        for name, chance in _comparison_rows(c):
-            out.append(f"| {_md(name)} | {_shown(chance)} | {_percent(chance)} |")
-    tables = (*result.parties, *result.sides)
-    out += ["", "## Quintessence lost (R6)", "",
-            "| lost | " + " | ".join(_md(t.name) for t in tables) + " |",
-            "|---:|" + "---:|" * len(tables)]
-    for k in range(max(len(_rows(t)) for t in tables)):
-        cells = [f"{_shown(t.chance(k))} ({_percent(t.chance(k))})" if k < len(t.counts) else ""
-                 for t in tables]
-        out.append(f"| {k} | " + " | ".join(cells) + " |")
-    out.append("| mean | " + " | ".join(f"{float(t.mean):.2f}" for t in tables) + " |")
-    return "\n".join(out) + "\n"
-
-
 def _exact(chance: Chance) -> dict:
     return {"fraction": _fraction(chance), "probability": chance.probability}
 
@@ -751,12 +582,25 @@ def as_dict(result: Odds) -> dict:
     }
 
 
+def render(result: Odds, fmt: str = "text") -> str:
+    """The odds as text for a terminal, Markdown tables or JSON: the data of
+    `as_dict` through the renderer (dsl/render/, the templates `odds.*.j2`)."""
+    from .render import render_report
+    return render_report("odds", as_dict(result), fmt)
+
+
+def format_text(result: Odds) -> str:
+    """The odds for a terminal."""
+    return render(result, "text")
+
+
+def format_markdown(result: Odds) -> str:
+    """The odds as Markdown tables."""
+    return render(result, "md")
+
+
 def format_json(result: Odds) -> str:
-    return json.dumps(as_dict(result), indent=2, ensure_ascii=False) + "\n"
+    return render(result, "json")
 
 
 FORMATS = {"text": format_text, "md": format_markdown, "json": format_json}
-
-
-def _one_line(text: str) -> str:
-    return text.strip("\n").replace("\n", "\n  ")

@@ -1,6 +1,8 @@
 """Rendering: an event log as a session log or a narrative transcript, in text,
 Markdown or HTML, through Jinja templates (the built-in ones of `templates/`, or
-an author's). It reads only the events (docs/events.md, docs/templates.md)."""
+an author's). It reads only the events (docs/events.md, docs/templates.md).
+The reports of `drama simulate` and `drama odds` go through the same sandbox.
+Jinja is imported only when something is rendered."""
 
 from __future__ import annotations
 
@@ -11,19 +13,20 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from jinja2 import (ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined, TemplateNotFound,
-                    TemplateSyntaxError, select_autoescape)
-from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
-from jinja2.sandbox import SandboxedEnvironment
-
 from ..errors import DramaError, Position
 from .context import build_context
 from .filters import filters
+from .report_filters import FILTERS as REPORT_FILTERS
 
-__all__ = ["KINDS", "FORMATS", "TEMPLATES", "render", "render_text", "read_event_log", "template_name"]
+__all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "render_report",
+           "read_event_log", "template_name"]
 
 KINDS = ("log", "transcript")
 FORMATS = ("text", "md", "html")
+# the reports of `drama simulate` and `drama odds`, and their formats
+REPORTS = {"simulate": ("text", "md", "json", "html"), "odds": ("text", "md", "json")}
+# the reports whose Markdown is written as it is, not HTML-escaped and tidied
+_RAW_MARKDOWN = ("odds",)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _HTML_NAMES = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")
@@ -50,6 +53,8 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise ValueError(f"as_ must be one of {KINDS}, not {as_!r}")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    from jinja2 import TemplateNotFound, TemplateSyntaxError
+    from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
         raise DramaError("E602", "an event log must begin with a `start` event")
@@ -88,22 +93,54 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise _template_error(error, f"error in the template: {error}") from None
 
 
-def render_summary(name: str, context: dict, format: str, filters: dict | None = None) -> str:
-    """A built-in template `NAME.FORMAT.j2` (such as `simulate.md.j2`) rendered in
-    the same sandbox as the logs, with a summary that is not an event log (the
-    report of `drama simulate`) as its context and `filters` as extra filters."""
-    if format not in FORMATS:
-        raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
-    environment, template = _environment(format, name, None)
-    environment.filters.update(filters or {})
+def render_report(name: str, report: dict, format: str) -> str:
+    """A report that is not an event log, `simulate` or `odds` (see REPORTS), given
+    as the plain data of its `--format json`: that data as JSON, or the built-in
+    template `NAME.FORMAT.j2` rendered in the same sandbox as the logs, with the
+    report as `r` (and its `title`) and the filters of report_filters.py."""
+    if format not in REPORTS[name]:
+        raise ValueError(f"format must be one of {REPORTS[name]}, not {format!r}")
+    if format == "json":
+        return compact_json(report) if name == "simulate" else json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    from jinja2.exceptions import TemplateError
+    raw = format == "md" and name in _RAW_MARKDOWN
+    environment, template = _environment(format, name, None, escape=False if raw else None)
+    environment.filters.update(REPORT_FILTERS)
     try:
-        text = environment.get_template(template).render(context)
+        text = environment.get_template(template).render({"r": report, "title": report.get("title")})
     except TemplateError as error:
         raise _template_error(error, f"error in the template: {error}") from None
-    return _markdown_tidy(text) if format == "md" else text
+    return _markdown_tidy(text) if format == "md" and not raw else text
 
 
-def _environment(fmt: str, as_: str, template) -> tuple[SandboxedEnvironment, str]:
+def compact_json(data: dict) -> str:
+    """Data as JSON: indented, with each list of numbers (a histogram, an
+    interval) on one line (the report of `drama simulate`)."""
+    def dump(value, indent: str) -> str:
+        if isinstance(value, dict):
+            if not value:
+                return "{}"
+            inner = indent + "  "
+            items = [f"{inner}{json.dumps(key, ensure_ascii=False)}: {dump(item, inner)}"
+                     for key, item in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+        if isinstance(value, list):
+            if all(not isinstance(item, (dict, list)) or
+                   (isinstance(item, list) and all(not isinstance(x, (dict, list)) for x in item))
+                   for item in value):
+                return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+            inner = indent + "  "
+            return "[\n" + ",\n".join(inner + dump(item, inner) for item in value) + "\n" + indent + "]"
+        return json.dumps(value, ensure_ascii=False)
+    return dump(data, "") + "\n"
+
+
+def _environment(fmt: str, as_: str, template, escape: bool | None = None):
+    """The one set-up of the sandbox: the template `as_.fmt.j2` (or an author's)
+    and a SandboxedEnvironment that finds it; HTML and Markdown are escaped
+    unless `escape` says otherwise (HTML templates always are)."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined, select_autoescape
+    from jinja2.sandbox import SandboxedEnvironment
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]
     name = template_name(as_, fmt)
@@ -117,7 +154,8 @@ def _environment(fmt: str, as_: str, template) -> tuple[SandboxedEnvironment, st
         else:
             raise DramaError("E601", f"cannot find the template {template}",
                              expected="a template file, or a folder of templates")
-    escape = fmt in ("html", "md")
+    if escape is None:
+        escape = fmt in ("html", "md")
     environment = SandboxedEnvironment(
         loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False,
