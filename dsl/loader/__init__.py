@@ -39,12 +39,13 @@ trait or treasure the party lacks.
 
 Collecting errors
 -----------------
-Each `load_*` takes `errors=`: a list. Without it the first error is raised.
-With it, every error found is appended and loading goes on with what is valid
-(a bad setting key keeps its default, a bad party field is dropped or zeroed, a
-party with a bad id is skipped); `ErrorList` (a DramaError) is raised, holding
-the errors of this call, only when nothing usable can be built (the file given
-cannot be read or parsed, or its top level is not a mapping). When the list
+Each `load_*` takes `errors=`: a list (or a `Diagnostics` sink). Without it the
+first error is raised. With it, every error found is reported into it once (as
+`Diagnostics` does) and loading goes on with what is valid (a bad setting key
+keeps its default, a bad party field is dropped or zeroed, a party with a bad id
+is skipped); `ErrorList` (a DramaError) is raised, holding the errors of this
+call, only when nothing usable can be built (the file given cannot be read or
+parsed, or its top level is not a mapping). When the list
 has grown, the returned object is only good for checking, not for running.
 """
 
@@ -54,7 +55,7 @@ import dataclasses
 import os
 
 from ..engine.parties import PartySheet, Settings
-from ..errors import DramaError, did_you_mean, one_of
+from ..errors import Diagnostics, DramaError, did_you_mean, one_of
 from .fields import BAD, DURATION_FORM, PARTY_ID_FORBIDDEN, RESERVED_IDS, ROUND_FORM  # noqa: F401 - re-exported
 from .schemas import (
     CAST_KEYS, DICE_KEYS, PARTY_KEYS, SCENARIO_KEYS, SETTING_KEYS, SHEET_NAME_FORBIDDEN, Scenario, ScriptSource,
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 
-def load_setting(path, *, errors: list | None = None) -> Settings:
+def load_setting(path, *, errors: Diagnostics | list | None = None) -> Settings:
     """Read a setting YAML file into Settings; every key is optional."""
     ctx = Context(errors)
     with ctx.fatal_on_failure():
@@ -78,14 +79,14 @@ def load_setting(path, *, errors: list | None = None) -> Settings:
         return read_setting(f, ctx)
 
 
-def loads_setting(text: str, file: str = "<setting>", *, errors: list | None = None) -> Settings:
+def loads_setting(text: str, file: str = "<setting>", *, errors: Diagnostics | list | None = None) -> Settings:
     """Like `load_setting`, from text; `file` is used in positions."""
     ctx = Context(errors)
     with ctx.fatal_on_failure():
         return read_setting(YamlFile.parse(file, text, ctx), ctx)
 
 
-def load_cast(paths, *, errors: list | None = None) -> tuple[PartySheet, ...]:
+def load_cast(paths, *, errors: Diagnostics | list | None = None) -> tuple[PartySheet, ...]:
     """Read one or several cast YAML files into PartySheets, in the order defined.
 
     `paths` is a list of paths (a single path is accepted too). A party id may be
@@ -105,14 +106,14 @@ def load_cast(paths, *, errors: list | None = None) -> tuple[PartySheet, ...]:
         return read_cast(files, ctx)
 
 
-def loads_cast(text: str, file: str = "<cast>", *, errors: list | None = None) -> tuple[PartySheet, ...]:
+def loads_cast(text: str, file: str = "<cast>", *, errors: Diagnostics | list | None = None) -> tuple[PartySheet, ...]:
     """Like `load_cast` for one file, from text; `file` is used in positions."""
     ctx = Context(errors)
     with ctx.fatal_on_failure():
         return read_cast([YamlFile.parse(file, text, ctx)], ctx)
 
 
-def load_scenario(path, *, errors: list | None = None) -> Scenario:
+def load_scenario(path, *, errors: Diagnostics | list | None = None) -> Scenario:
     """Read a scenario YAML and the setting, cast and script it names.
 
     Paths in the scenario are relative to its folder, and positions keep them
@@ -161,7 +162,7 @@ def bind(scenario: Scenario, cast: list | None = None, roles: dict[str, str] | N
     return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files, cast_files=cast_files)
 
 
-def loads_scenario(text: str, file: str = "scenario.yaml", *, errors: list | None = None) -> Scenario:
+def loads_scenario(text: str, file: str = "scenario.yaml", *, errors: Diagnostics | list | None = None) -> Scenario:
     """Like `load_scenario`, from text; the files it names are read relative to `file`'s folder."""
     ctx = Context(errors)
     with ctx.fatal_on_failure():

@@ -9,7 +9,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..errors import DramaError, ErrorList, Position
+from ..errors import Diagnostics, DramaError, ErrorList, Position
 
 
 # ---------------------------------------------------------------------------
@@ -24,21 +24,21 @@ class Fatal(Exception):
 
 
 class Context:
-    """Where errors go: raised at once, or collected into a list."""
+    """One load: its `Diagnostics` sink (raise at once, or collect) and where this load's errors start."""
 
-    def __init__(self, errors: list | None):
-        self.errors = errors
-        self.start = len(errors) if errors is not None else 0
-
-    @property
-    def collecting(self) -> bool:
-        return self.errors is not None
+    def __init__(self, errors: Diagnostics | list | None):
+        if isinstance(errors, list) and not all(isinstance(error, DramaError) for error in errors):
+            # a list that holds more than errors (the caller's own entries): collect into it,
+            # comparing only the errors reported from now on
+            self.sink = Diagnostics()
+            self.sink.errors = errors
+        else:
+            self.sink = Diagnostics.of(errors)
+        self.start = len(self.sink.errors)
 
     def report(self, code: str, message: str, position: Position | None = None, **kwargs) -> None:
-        err = DramaError(code, message, position=position, **kwargs)
-        if self.errors is None:
-            raise err
-        self.errors.append(err)
+        """Give the sink an error; a stopping sink raises it."""
+        self.sink.report(DramaError(code, message, position=position, **kwargs))
 
     def fatal_on_failure(self):
         return _FatalGuard(self)
@@ -55,7 +55,7 @@ class _FatalGuard:
         if kind is None or isinstance(exc, DramaError):
             return False
         if issubclass(kind, (Skip, Fatal)):
-            found = self.ctx.errors[self.ctx.start:] if self.ctx.errors is not None else []
+            found = self.ctx.sink.errors[self.ctx.start:]
             if not found:  # pragma: no cover - a skip is always reported first
                 found = [DramaError("E101", "the file cannot be used")]
             raise ErrorList(found) from None
