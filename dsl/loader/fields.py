@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..durations import Duration, parse_duration
-from ..errors import did_you_mean, one_of
+from ..errors import Position, did_you_mean, one_of
 from .yamlnodes import Context, YamlFile
 
 # characters a party id may not contain: they separate names in a script
@@ -17,6 +18,50 @@ RESERVED_IDS = ("GM",)
 DURATION_FORM = ("a whole number and a unit: seconds, minutes, hours, days, weeks "
                  "or rounds (e.g. '6 seconds', '10 rounds')")
 ROUND_FORM = "a whole number and a unit: seconds, minutes, hours, days or weeks (e.g. '6 seconds')"
+
+
+# ---------------------------------------------------------------------------
+# Declaring fields
+
+# what a field may hold; a "mapping" has the keys of its `items` schema, a
+# "table" maps names the user chooses to `items`, a "list" holds `items`
+KINDS = ("text", "integer", "duration", "choice", "mapping", "table", "list", "path", "paths", "script")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a YAML mapping, declared once: the validators read it (and a JSON Schema can)."""
+
+    name: str
+    kind: str                                   # one of KINDS
+    description: str                            # one line, for the user
+    required: bool = False
+    default: Any = None                         # what the key gives when it is left out
+    choices: tuple[str, ...] = ()               # a "choice": the values it may take
+    minimum: int | None = None                  # an "integer": the least it may be
+    items: "str | Schema | None" = None         # what a "mapping", "table" or "list" holds
+    example: str | None = None                  # how to write it: `expected:` when it is missing
+    label: str | None = None                    # how messages name the value, when not by its key
+
+    def __post_init__(self):
+        assert self.kind in KINDS, self.kind
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The keys a mapping may have, in order, each a Field."""
+
+    fields: tuple[Field, ...]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(field.name for field in self.fields)
+
+    def __getitem__(self, name: str) -> Field:
+        for field in self.fields:
+            if field.name == name:
+                return field
+        raise KeyError(name)
 
 
 # ---------------------------------------------------------------------------
@@ -47,18 +92,46 @@ class Bad:
 BAD = Bad()
 
 
-def known_keys(f: YamlFile, node: MappingNode, ctx: Context, allowed: tuple[str, ...], where: str
-                 ) -> list[tuple[str, Node, Node]]:
-    """The known keys of a mapping; unknown ones are E103 with did-you-mean."""
-    known = []
+def known_keys(f: YamlFile, node: MappingNode, ctx: Context, schema: Schema, where: str
+               ) -> dict[str, tuple[Node, Node]]:
+    """The known keys of a mapping: key -> (key node, value node); unknown ones are E103 with did-you-mean."""
+    allowed = schema.keys
+    known = {}
     for key, key_node, value_node in f.items(node, ctx):
         if isinstance(key, str) and key in allowed:
-            known.append((key, key_node, value_node))
+            known[key] = (key_node, value_node)
             continue
         name = key if isinstance(key, str) else (key_node.value if isinstance(key_node, ScalarNode) else "?")
         ctx.report("E103", f"unknown key '{name}' in {where}", f.pos(key_node),
                    hint=did_you_mean(str(name), allowed), expected=one_of(allowed))
     return known
+
+
+def take(found: dict[str, tuple[Node, Node]], schema: Schema, key: str, ctx: Context, where: str,
+         position: Position) -> tuple[Node, Node] | None:
+    """A key's (key node, value node) from `known_keys`, or None when it is left out:
+    E105 if the schema requires it."""
+    if key in found:
+        return found[key]
+    field = schema[key]
+    if field.required:
+        ctx.report("E105", f"{where} needs '{key}'", position, expected=field.example)
+    return None
+
+
+def expect_field(f: YamlFile, key: Node, node: Node, ctx: Context, field: Field, what: str | None = None
+                 ) -> Any | Bad:
+    """A scalar value checked as its field's kind says; `what` names it in messages."""
+    what = what or field.label or field.name
+    if field.kind == "text":
+        return expect_str(f, key, node, ctx, what)
+    if field.kind == "integer":
+        return expect_int(f, key, node, ctx, what, low=field.minimum or 0)
+    if field.kind == "duration":
+        return expect_duration(f, key, node, ctx, what)
+    if field.kind == "choice":
+        return expect_choice(f, key, node, ctx, what, field.choices)
+    raise ValueError(f"no scalar validator for a {field.kind}")  # pragma: no cover - a schema's mistake
 
 
 def expect_mapping(f: YamlFile, key: Node | None, node: Node, ctx: Context, what: str, *,

@@ -12,16 +12,72 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..engine.parties import TIE_POLICIES, Move, PartySheet, Settings
 from ..errors import Position, did_you_mean, one_of
 from .fields import (
-    BAD, Bad, describe, expect_choice, expect_duration, expect_int, expect_mapping, expect_path, expect_str,
-    known_keys, party_id_ok,
+    BAD, Bad, Field, Schema, describe, expect_field, expect_int, expect_mapping, expect_path, expect_str,
+    known_keys, party_id_ok, take,
 )
 from .yamlnodes import Context, Fatal, Skip, YamlFile, read_text
 
-SETTING_KEYS = ("name", "round", "recovery", "calm", "full_rest", "dice", "ties")
-DICE_KEYS = ("sides", "high")
-CAST_KEYS = ("parties",)
-PARTY_KEYS = ("name", "quintessence", "traits", "treasures", "members", "moves")
-SCENARIO_KEYS = ("title", "setting", "cast", "script", "roles")
+# ---------------------------------------------------------------------------
+# The fields of each file: the one place they are declared
+
+_DEFAULT = Settings()      # the engine's defaults, written once there
+
+DICE = Schema((
+    Field("sides", "integer", "the faces of a quintessence die", default=_DEFAULT.sides, minimum=2,
+          label="the number of sides"),
+    Field("high", "integer", "a die showing this or more is high; at most `sides`, the top face when left out",
+          default=_DEFAULT.high, minimum=2, label="'high'"),
+))
+
+SETTING = Schema((
+    Field("name", "text", "the setting's name, recorded in the event log", default=_DEFAULT.name,
+          label="the setting's name"),
+    Field("round", "duration", "in-world time of one round, more than 0 and not in rounds (R13)",
+          default=_DEFAULT.round),
+    Field("recovery", "duration", "a party may recover at most once in this much in-world time (R14)",
+          default=_DEFAULT.recovery),
+    Field("calm", "duration", "time that must pass after a dramatic situation before a recovery (R14)",
+          default=_DEFAULT.calm),
+    Field("full_rest", "duration", "a rest at least this long restores every party's quintessence (R16)",
+          default=_DEFAULT.full_rest),
+    Field("dice", "mapping", "the quintessence dice (R1)", items=DICE),
+    Field("ties", "choice", "who wins a tie the script does not settle (R11)", default=_DEFAULT.ties,
+          choices=TIE_POLICIES),
+))
+
+PARTY = Schema((
+    Field("name", "text", "the party's full name; the id when left out"),
+    Field("quintessence", "integer", "the party's maximum (and starting) quintessence", required=True,
+          default=0, minimum=0, example="quintessence: a whole number of 0 or more (its maximum quintessence)"),
+    Field("traits", "table", "the party's traits and their levels (0 or more)", items="integer"),
+    Field("treasures", "table", "the party's treasures and their values (0 or more)", items="integer"),
+    Field("members", "list", "the members of a group, for narration only (R17)", items="text"),
+    Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say",
+          items="text"),
+))
+
+CAST = Schema((
+    Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY,
+          example="parties: followed by one mapping per party"),
+))
+
+SCENARIO = Schema((
+    Field("title", "text", "the title, printed at the top of the output and recorded in the event log",
+          required=True, default="", example="title: The Fall of Emberfall", label="the title"),
+    Field("setting", "path", "the setting file; every setting key has its default without it"),
+    Field("cast", "paths", "the cast file, or a list of cast files", required=True,
+          example="cast: cast.yaml (or a list of cast files)"),
+    Field("script", "script", "a .drama file, or the script written inline (`script: |`)", required=True,
+          example="script: a .drama file, or an inline block `script: |`"),
+    Field("roles", "table", "an adventure's roles, each bound to a party id of the cast or left empty",
+          items="text"),
+))
+
+SETTING_KEYS = SETTING.keys
+DICE_KEYS = DICE.keys
+CAST_KEYS = CAST.keys
+PARTY_KEYS = PARTY.keys
+SCENARIO_KEYS = SCENARIO.keys
 
 # characters a trait or treasure name may not contain: `with A + B`, `, roll`, comments
 SHEET_NAME_FORBIDDEN = "+,#\"\n\r"
@@ -77,41 +133,34 @@ def read_setting(f: YamlFile, ctx: Context) -> Settings:
                        f.pos(root), expected=f"keys among {one_of(SETTING_KEYS)}")
         raise Skip
     values: dict[str, Any] = {}
-    for key, key_node, node in known_keys(f, root, ctx, SETTING_KEYS, "the setting"):
-        if key == "name":
-            value = expect_str(f, key_node, node, ctx, "the setting's name")
-        elif key == "dice":
+    for key, (key_node, node) in known_keys(f, root, ctx, SETTING, "the setting").items():
+        if SETTING[key].items is DICE:
             value = _dice(f, key_node, node, ctx)
             if not isinstance(value, Bad):
                 values.update(value)
             continue
-        elif key == "ties":
-            value = expect_choice(f, key_node, node, ctx, "ties", TIE_POLICIES)
-        else:
-            value = expect_duration(f, key_node, node, ctx, key)
+        value = expect_field(f, key_node, node, ctx, SETTING[key])
         if not isinstance(value, Bad):
             values[key] = value
     return Settings(**values)
-
 
 
 def _dice(f: YamlFile, key: Node, node: Node, ctx: Context) -> dict | Bad:
     mapping = expect_mapping(f, key, node, ctx, "'dice'")
     if mapping is None or isinstance(mapping, Bad):
         return BAD
-    found: dict[str, tuple[Node, Node]] = {}
-    for name, key_node, value_node in known_keys(f, mapping, ctx, DICE_KEYS, "'dice'"):
-        found[name] = (key_node, value_node)
+    found = known_keys(f, mapping, ctx, DICE, "'dice'")
     out: dict[str, int] = {}
-    sides: int | Bad = 6
+    sides: int | Bad = DICE["sides"].default
     if "sides" in found:
-        sides = expect_int(f, *found["sides"], ctx, "the number of sides", low=2)
+        sides = expect_field(f, *found["sides"], ctx, DICE["sides"])
         if not isinstance(sides, Bad):
             out["sides"] = sides
     if "high" in found:
-        high = expect_int(f, *found["high"], ctx, "'high'", low=2,
-                           high=sides if not isinstance(sides, Bad) else None,
-                           high_why=" (the number of sides)")
+        high_field = DICE["high"]
+        high = expect_int(f, *found["high"], ctx, high_field.label, low=high_field.minimum,
+                          high=sides if not isinstance(sides, Bad) else None,
+                          high_why=" (the number of sides)")
         if not isinstance(high, Bad):
             out["high"] = high
     elif "sides" in out:
@@ -137,19 +186,16 @@ def _cast_file(f: YamlFile, ctx: Context, first: dict[str, Position]) -> list[Pa
     root = f.root
     if root is None or (isinstance(root, ScalarNode) and f.value(root) is None and not f.is_bad(root)):
         ctx.report("E105", "a cast file needs 'parties'", Position(f.path, 1, 1),
-                   expected="parties: followed by one mapping per party")
+                   expected=CAST["parties"].example)
         raise Skip
     if not isinstance(root, MappingNode):
         if not f.is_bad(root):
             ctx.report("E104", f"a cast file must be a mapping with 'parties', not {describe(f, root)}",
-                       f.pos(root), expected="parties: followed by one mapping per party")
+                       f.pos(root), expected=CAST["parties"].example)
         raise Skip
-    parties = None
-    for _key, key_node, node in known_keys(f, root, ctx, CAST_KEYS, "the cast"):
-        parties = (key_node, node)
+    found = known_keys(f, root, ctx, CAST, "the cast")
+    parties = take(found, CAST, "parties", ctx, "the cast", f.pos(root))
     if parties is None:
-        ctx.report("E105", "the cast needs 'parties'", f.pos(root),
-                   expected="parties: followed by one mapping per party")
         raise Skip
     mapping = expect_mapping(f, parties[0], parties[1], ctx, "'parties'")
     if isinstance(mapping, Bad) or mapping is None:
@@ -171,24 +217,20 @@ def _cast_file(f: YamlFile, ctx: Context, first: dict[str, Position]) -> list[Pa
     return sheets
 
 
-
 def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context) -> PartySheet | None:
     where = f"the party '{party_id}'"
     position = f.pos(key_node)
     mapping = expect_mapping(f, key_node, node, ctx, where, none_ok=True)
     if isinstance(mapping, Bad):
         return None
-    fields = known_keys(f, mapping, ctx, PARTY_KEYS, where) if mapping is not None else []
-    found = {name: (k, v) for name, k, v in fields}
+    found = known_keys(f, mapping, ctx, PARTY, where) if mapping is not None else {}
     name: str | Bad = party_id
     if "name" in found:
-        name = expect_str(f, *found["name"], ctx, f"the name of '{party_id}'")
-    quintessence: int | Bad = 0
-    if "quintessence" in found:
-        quintessence = expect_int(f, *found["quintessence"], ctx, f"the quintessence of '{party_id}'")
-    else:
-        ctx.report("E105", f"{where} needs 'quintessence'", position,
-                   expected="quintessence: a whole number of 0 or more (its maximum quintessence)")
+        name = expect_field(f, *found["name"], ctx, PARTY["name"], f"the name of '{party_id}'")
+    quintessence: int | Bad = PARTY["quintessence"].default
+    pair = take(found, PARTY, "quintessence", ctx, where, position)
+    if pair is not None:
+        quintessence = expect_field(f, *pair, ctx, PARTY["quintessence"], f"the quintessence of '{party_id}'")
     traits = _levels(f, found.get("traits"), ctx, party_id, "trait")
     treasures = _levels(f, found.get("treasures"), ctx, party_id, "treasure")
     for treasure, (tkey, _value) in list(treasures.items()):
@@ -333,41 +375,35 @@ def read_scenario(f: YamlFile, ctx: Context) -> Scenario:
             ctx.report("E104", f"a scenario file must be a mapping of keys to values, not {describe(f, root)}",
                        f.pos(root), expected=expected)
         raise Fatal
-    found = {key: (k, v) for key, k, v in known_keys(f, root, ctx, SCENARIO_KEYS, "the scenario")}
+    found = known_keys(f, root, ctx, SCENARIO, "the scenario")
     folder = os.path.dirname(f.path)
     hint = f"paths are relative to the scenario's folder ('{folder or '.'}')"
 
-    def missing(key: str, expected: str) -> None:
-        ctx.report("E105", f"the scenario needs '{key}'", f.pos(root), expected=expected)
+    def given(key: str) -> tuple[Node, Node] | None:
+        return take(found, SCENARIO, key, ctx, "the scenario", f.pos(root))
 
-    title: str | Bad = ""
-    if "title" in found:
-        title = expect_str(f, *found["title"], ctx, "the title")
-    else:
-        missing("title", "title: The Fall of Emberfall")
+    title: str | Bad = SCENARIO["title"].default
+    if (pair := given("title")) is not None:
+        title = expect_field(f, *pair, ctx, SCENARIO["title"])
 
     setting_node = None
-    if "setting" in found:
-        path = expect_path(f, *found["setting"], ctx, "'setting'", "a path to a setting YAML file")
+    if (pair := given("setting")) is not None:
+        path = expect_path(f, *pair, ctx, "'setting'", "a path to a setting YAML file")
         if not isinstance(path, Bad):
-            setting_node = (path, found["setting"])
+            setting_node = (path, pair)
 
     cast_paths: list[tuple[str, Position]] = []
-    if "cast" in found:
-        cast_paths = _cast_paths(f, *found["cast"], ctx, folder)
-    else:
-        missing("cast", "cast: cast.yaml (or a list of cast files)")
+    if (pair := given("cast")) is not None:
+        cast_paths = _cast_paths(f, *pair, ctx, folder)
 
     script_spec = None
-    if "script" in found:
-        script_spec = _script_spec(f, *found["script"], ctx)
-    else:
-        missing("script", "script: a .drama file, or an inline block `script: |`")
+    if (pair := given("script")) is not None:
+        script_spec = _script_spec(f, *pair, ctx)
 
     roles: dict[str, str | None] = {}
     role_positions: dict[str, Position] = {}
-    if "roles" in found:
-        key_node, node = found["roles"]
+    if (pair := given("roles")) is not None:
+        key_node, node = pair
         if isinstance(node, MappingNode):
             for role, role_key, value_node in f.items(node, ctx):
                 if not party_id_ok(f, role, role_key, ctx):
