@@ -333,30 +333,24 @@ def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: 
             ctx.report("E104", f"the move '{intent}' of '{party_id}' is not of the form 'Trait + Treasure': "
                        f"{text!r}", f.value_pos(key_node, node), expected=form)
             continue
-        trait = treasure = None
+        chosen: dict[str, str | None] = {"trait": None, "treasure": None}
         for part, start in parts:
             where = f.sub_pos(node, start, len(part))
-            if part in traits:
-                if trait is not None:
-                    ctx.report("E104", f"the move '{intent}' of '{party_id}' names two traits "
-                               f"('{trait}' and '{part}')", where,
-                               expected="at most one trait and one treasure (R2)")
-                    ok = False
-                trait = part
-            elif part in treasures:
-                if treasure is not None:
-                    ctx.report("E104", f"the move '{intent}' of '{party_id}' names two treasures "
-                               f"('{treasure}' and '{part}')", where,
-                               expected="at most one trait and one treasure (R2)")
-                    ok = False
-                treasure = part
-            else:
+            kind = "trait" if part in traits else "treasure" if part in treasures else None
+            if kind is None:
                 ctx.report("E110", f"'{party_id}' has no trait or treasure '{part}'", where,
                            hint=did_you_mean(part, names),
                            expected=one_of(names) if names else "a trait or treasure listed for the party")
                 ok = False
+                continue
+            if chosen[kind] is not None:
+                ctx.report("E104", f"the move '{intent}' of '{party_id}' names two {kind}s "
+                           f"('{chosen[kind]}' and '{part}')", where,
+                           expected="at most one trait and one treasure (R2)")
+                ok = False
+            chosen[kind] = part
         if ok:
-            out[intent] = Move(trait, treasure)
+            out[intent] = Move(chosen["trait"], chosen["treasure"])
     return out
 
 
