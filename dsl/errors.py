@@ -174,7 +174,7 @@ class Diagnostics:
         # includes, once per error, however often it passes through the sink
         self.place = place
         self._placed: dict[int, DramaError] = {}     # (kept, so that no id is reused)
-        self._seen = {_identity(error) for error in self.errors}
+        self._seen = {_identity(error) for error in self.errors if isinstance(error, DramaError)}
 
     @classmethod
     def of(cls, errors: "Diagnostics | list[DramaError] | None") -> "Diagnostics":

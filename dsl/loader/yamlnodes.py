@@ -1,0 +1,373 @@
+"""The YAML layer of the loader: reading a file, composing it into checked nodes, and their positions."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Iterator
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..errors import Diagnostics, DramaError, ErrorList, Position
+
+
+# ---------------------------------------------------------------------------
+# Reporting
+
+class Skip(Exception):
+    """Collecting: this part (a file, a value) cannot be used; go on with the rest."""
+
+
+class Fatal(Exception):
+    """Collecting: nothing usable can be built."""
+
+
+class Context:
+    """One load: its `Diagnostics` sink (raise at once, or collect) and where this load's errors start."""
+
+    def __init__(self, errors: Diagnostics | list | None):
+        if isinstance(errors, list) and not all(isinstance(error, DramaError) for error in errors):
+            # a list that holds more than errors (the caller's own entries): collect into it,
+            # comparing only the errors reported from now on
+            self.sink = Diagnostics()
+            self.sink.errors = errors
+        else:
+            self.sink = Diagnostics.of(errors)
+        self.start = len(self.sink.errors)
+
+    def report(self, code: str, message: str, position: Position | None = None, **kwargs) -> None:
+        """Give the sink an error; a stopping sink raises it."""
+        self.sink.report(DramaError(code, message, position=position, **kwargs))
+
+    def fatal_on_failure(self):
+        return _FatalGuard(self)
+
+
+class _FatalGuard:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None or isinstance(exc, DramaError):
+            return False
+        if issubclass(kind, (Skip, Fatal)):
+            found = self.ctx.sink.errors[self.ctx.start:]
+            if not found:  # pragma: no cover - a skip is always reported first
+                found = [DramaError("E101", "the file cannot be used")]
+            raise ErrorList(found) from None
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Files and nodes
+
+_CORE = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
+_TIMESTAMP, _MERGE, _MAP, _SEQ = (_CORE + t for t in ("timestamp", "merge", "map", "seq"))
+_SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE}
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of a character index."""
+    index = max(0, min(index, len(text)))
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+class YamlFile:
+    """One YAML file: its path as given, its text and its checked node tree."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.lines = text.splitlines()
+        self.root: Node | None = None
+        self.values: dict[int, Any] = {}       # id(scalar node) -> Python value
+        self.bad: set[int] = set()             # ids of nodes already reported
+        self.dup_pairs: set[tuple[int, int]] = set()   # (id(mapping), index) of duplicate keys
+
+    # -- reading -----------------------------------------------------------
+    @classmethod
+    def read(cls, path: str, ctx: Context, *, what: str, named_at: Position | None = None,
+             hint: str | None = None) -> "YamlFile":
+        text = read_text(path, ctx, what=what, named_at=named_at, hint=hint, yaml=True)
+        return cls.parse(path, text, ctx)
+
+    @classmethod
+    def parse(cls, path: str, text: str, ctx: Context) -> "YamlFile":
+        f = cls(path, text.removeprefix("\ufeff"))
+        f._compose(ctx)
+        return f
+
+    def _compose(self, ctx: Context) -> None:
+        yaml = YAML(typ="safe", pure=True)
+        yaml.allow_duplicate_keys = False
+        failure = None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.root = yaml.compose(self.text)
+                self._constructor = yaml.constructor
+                problems = self._check_tree()
+        except YAMLError as exc:
+            failure = self._yaml_error(exc)
+        except RecursionError:
+            failure = ("the YAML is nested too deeply", Position(self.path, 1, 1))
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+            failure = (f"the YAML cannot be read: {exc}", Position(self.path, 1, 1))
+        if failure is not None:
+            ctx.report("E101", *failure)
+            raise Skip
+        for code, message, position, kwargs in sorted(problems, key=lambda p: (p[2].line, p[2].column)):
+            ctx.report(code, message, position, **kwargs)
+
+    def _yaml_error(self, exc: YAMLError) -> tuple[str, Position]:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None)
+        context = getattr(exc, "context", None)
+        if mark is not None:
+            position = Position(self.path, mark.line + 1, mark.column + 1)
+        elif isinstance(getattr(exc, "position", None), int):
+            # a ReaderError: a character YAML does not allow
+            line, col = _line_col(self.text, exc.position)
+            position = Position(self.path, line, col)
+            char = getattr(exc, "character", None)
+            if isinstance(char, int):
+                char = chr(char)
+            problem = f"the character {char!r} is not allowed in YAML" if char is not None else \
+                str(getattr(exc, "reason", "")) or "a character is not allowed in YAML"
+        else:
+            position = Position(self.path, 1, 1)
+        if not problem:
+            problem = " ".join(str(exc).split()) or "the YAML cannot be read"
+        message = f"invalid YAML: {problem}"
+        context_mark = getattr(exc, "context_mark", None)
+        if context and context_mark is not None and mark is not None and \
+                (context_mark.line, context_mark.column) != (mark.line, mark.column):
+            message += f" ({context} at line {context_mark.line + 1}, column {context_mark.column + 1})"
+        elif context:
+            message += f" ({context})"
+        return message, position
+
+    def _check_tree(self) -> list:
+        """Tags, scalar values and duplicate keys, for every node; returns the problems."""
+        problems: list = []
+        checked: set[int] = set()
+
+        def check(node: Node) -> bool:
+            """Check one node's tag and convert a scalar; False if it is unusable."""
+            if id(node) in checked:
+                return id(node) not in self.bad
+            checked.add(id(node))
+            tag = str(node.tag)
+            if isinstance(node, ScalarNode):
+                ok, kind = tag in _SCALAR_TAGS, "a value"
+            elif isinstance(node, MappingNode):
+                ok, kind = tag == _MAP, "a mapping"
+            elif isinstance(node, SequenceNode):
+                ok, kind = tag == _SEQ, "a list"
+            else:  # pragma: no cover - ruamel has no other node kinds
+                ok, kind = False, "a node"
+            if not ok:
+                self.bad.add(id(node))
+                plain = tag.startswith(_CORE) and tag[len(_CORE):] in (
+                    "str", "int", "float", "bool", "null", "map", "seq")
+                message = (f"the tag '{_short_tag(tag)}' cannot be used on {kind}" if plain else
+                           f"the YAML tag '{_short_tag(tag)}' is not allowed")
+                problems.append(("E106", message, self.pos(node, tag=True), {
+                    "hint": "these files hold plain YAML values only: text, numbers, true/false, "
+                            "lists and mappings; remove the tag"}))
+                return False
+            if isinstance(node, ScalarNode):
+                try:
+                    self.values[id(node)] = self._construct(node, tag)
+                except Exception as exc:  # noqa: BLE001 - any failure of a scalar is the user's
+                    self.bad.add(id(node))
+                    reason = " ".join(str(exc).split()) or type(exc).__name__
+                    problems.append(("E104", f"'{node.value}' cannot be read as {_short_tag(tag)} ({reason})",
+                                     self.pos(node), {}))
+                    return False
+            return True
+
+        if self.root is None:
+            return problems
+        expanded: set[int] = set()
+        stack: list[Node] = [self.root]
+        while stack:
+            node = stack.pop()
+            if id(node) in expanded:
+                continue
+            expanded.add(id(node))
+            if not check(node):
+                continue
+            if isinstance(node, MappingNode):
+                first: dict[Any, Node] = {}
+                for index, (key, _value) in enumerate(node.value):
+                    if not check(key):
+                        continue
+                    kid = self._key_id(key)
+                    if kid is None:
+                        continue
+                    if kid in first:
+                        self.dup_pairs.add((id(node), index))
+                        earlier = first[kid]
+                        problems.append(("E102", f"duplicate key '{key.value}'", self.pos(key), {
+                            "notes": [f"'{key.value}' is first given at line {earlier.start_mark.line + 1}, "
+                                      f"column {earlier.start_mark.column + 1}"],
+                            "hint": "a key may appear only once in a mapping; remove or rename one"}))
+                    else:
+                        first[kid] = key
+                for key, value in reversed(node.value):
+                    stack.append(value)
+                    stack.append(key)
+            elif isinstance(node, SequenceNode):
+                stack.extend(reversed(node.value))
+        return problems
+
+    def _construct(self, node: ScalarNode, tag: str) -> Any:
+        if tag == _TIMESTAMP or tag == _MERGE:
+            return node.value
+        value = self._constructor.construct_object(node)
+        if tag == _STR:
+            return str(value)
+        if tag == _BOOL:
+            return bool(value)
+        if tag == _INT:
+            return int(value)
+        if tag == _FLOAT:
+            return float(value)
+        return None
+
+    def _key_id(self, key: Node):
+        if not isinstance(key, ScalarNode) or id(key) not in self.values:
+            return None
+        value = self.values[id(key)]
+        return (str(key.tag), type(value).__name__, value)
+
+    # -- positions -----------------------------------------------------------
+    def pos(self, node: Node, *, tag: bool = False) -> Position:
+        start, end = node.start_mark, node.end_mark
+        line, col = start.line + 1, start.column + 1
+        end_col = None
+        if tag:
+            text = self.lines[start.line] if start.line < len(self.lines) else ""
+            stop = start.column
+            while stop < len(text) and not text[stop].isspace() and text[stop] not in ",]}":
+                stop += 1
+            end_col = stop + 1 if stop > start.column else None
+        elif end is not None and end.line == start.line and end.column > start.column:
+            one_line = isinstance(node, ScalarNode) or bool(getattr(node, "flow_style", False))
+            if one_line:
+                end_col = end.column + 1
+        return Position(self.path, line, col, end_col)
+
+    def sub_pos(self, node: Node, index: int, length: int) -> Position:
+        """The position of `length` characters at `index` of a one-line scalar's text."""
+        whole = self.pos(node)
+        style = getattr(node, "style", None)
+        if node.start_mark.line != node.end_mark.line or style not in (None, '"', "'"):
+            return whole
+        col0 = node.start_mark.column + (1 if style else 0) + index
+        text = self.lines[node.start_mark.line] if node.start_mark.line < len(self.lines) else ""
+        value = self.values.get(id(node))
+        if not isinstance(value, str) or text[col0:col0 + length] != value[index:index + length]:
+            return whole
+        return Position(self.path, node.start_mark.line + 1, col0 + 1, col0 + 1 + length)
+
+    def value_pos(self, key: Node, value: Node) -> Position:
+        """Where a value is, or its key when the value is empty (`key:` and nothing)."""
+        if isinstance(value, ScalarNode) and value.value == "" and value.style is None:
+            return self.pos(key)
+        return self.pos(value)
+
+    # -- values --------------------------------------------------------------
+    def value(self, node: Node) -> Any:
+        """A scalar's Python value (None for a mapping or a list)."""
+        return self.values.get(id(node))
+
+    def is_bad(self, node: Node) -> bool:
+        return id(node) in self.bad
+
+    def items(self, node: MappingNode, ctx: Context) -> Iterator[tuple[Any, Node, Node]]:
+        """(key value, key node, value node) in order, merges expanded, duplicates dropped."""
+        yield from self._items(node, ctx, depth=0, skip=set())
+
+    def _items(self, node: MappingNode, ctx: Context, depth: int, skip: set) -> Iterator[tuple[Any, Node, Node]]:
+        own, merges = [], []
+        for index, (key, value) in enumerate(node.value):
+            if (id(node), index) in self.dup_pairs or self.is_bad(key):
+                continue
+            if isinstance(key, ScalarNode) and str(key.tag) == _MERGE:
+                merges.append((key, value))
+                continue
+            own.append((self.value(key) if isinstance(key, ScalarNode) else None, key, value))
+        seen = set(skip)
+        for kv, key, value in own:
+            ident = self._key_id(key) or id(key)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            yield kv, key, value
+        for key, value in merges:
+            if self.is_bad(value):
+                continue
+            sources = value.value if isinstance(value, SequenceNode) else [value]
+            if depth > 20 or not all(isinstance(s, MappingNode) and not self.is_bad(s) for s in sources):
+                self.bad.add(id(value))
+                ctx.report("E104", "a merge ('<<') needs a mapping or a list of mappings",
+                           self.value_pos(key, value))
+                continue
+            for source in sources:
+                for kv, k, v in self._items(source, ctx, depth + 1, seen):
+                    ident = self._key_id(k) or id(k)
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                    yield kv, k, v
+
+
+def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, hint: str | None,
+               yaml: bool) -> str:
+    """The text of a file, or E108 (missing, unreadable) / E101 (YAML not UTF-8)."""
+    problem = None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        problem = f"cannot find the {what} '{path}'"
+    except IsADirectoryError:
+        problem = f"the {what} '{path}' is a folder, not a file"
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        problem = f"cannot read the {what} '{path}': {reason}"
+    if problem is not None:
+        ctx.report("E108", problem, named_at, hint=hint)
+        raise Skip
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text, start = None, exc.start
+    if text is None:
+        line = data.count(b"\n", 0, start) + 1
+        line_start = data.rfind(b"\n", 0, start) + 1
+        col = len(data[line_start:start].decode("utf-8", "replace")) + 1
+        if line == 1 and data.startswith(b"\xef\xbb\xbf"):
+            col -= 1
+        where = f"line {line}, column {col}"
+        if yaml:
+            ctx.report("E101", f"the {what} '{path}' is not UTF-8 text (byte 0x{data[start]:02x} at {where})",
+                       Position(path, line, col), hint="save the file as UTF-8")
+        else:
+            ctx.report("E108", f"cannot read the {what} '{path}': it is not UTF-8 text",
+                       named_at, notes=[f"byte 0x{data[start]:02x} at {path}:{line}:{col}"],
+                       hint="save the file as UTF-8")
+        raise Skip
+    return text.replace("\r\n", "\n").replace("\r", "\n") if not yaml else text
