@@ -27,13 +27,7 @@ class Context:
     """One load: its `Diagnostics` sink (raise at once, or collect) and where this load's errors start."""
 
     def __init__(self, errors: Diagnostics | list | None):
-        if isinstance(errors, list) and not all(isinstance(error, DramaError) for error in errors):
-            # a list that holds more than errors (the caller's own entries): collect into it,
-            # comparing only the errors reported from now on
-            self.sink = Diagnostics()
-            self.sink.errors = errors
-        else:
-            self.sink = Diagnostics.of(errors)
+        self.sink = Diagnostics.of(errors)
         self.start = len(self.sink.errors)
 
     def report(self, code: str, message: str, position: Position | None = None, **kwargs) -> None:
