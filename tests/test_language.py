@@ -475,6 +475,28 @@ def test_R7_point_10_a_defeated_party_takes_no_option_in_a_script(tmp_path):
     assert qd(option["parties"]["Bren"]) == (4, 1)
 
 
+def test_R16_point_12_rests_add_up_in_a_script(tmp_path):
+    """`rest 1 day` twice, with `full_rest: 2 days`: everyone is restored at the
+    second line; a drama in between starts the count again; calm is not rest."""
+    events = play(tmp_path, DRAMA4 +
+                  "Overlord crush -> Kara with Brutality, rolled 6 1\n"
+                  "end drama\n"
+                  "rest 1 day\n"
+                  "calm 1 day\n"
+                  "rest 1 day\n"
+                  'drama "Ambush" with Kara, Goblins\n'
+                  "Goblins stab -> Kara with Numbers, rolled 3\n"
+                  "end drama\n"
+                  "rest 1 day\n")
+    rests = of_type(events, "rest")
+    calm = only(events, "calm")
+    assert [(e["line"], e["rested"], e["full_rest"], e["restored"]) for e in rests] == [
+        (4, 86400, False, []), (6, 172800, True, ["Kara", "Overlord"]), (10, 86400, False, [])]
+    assert (calm["rested"], calm["full_rest"]) == (86400, False)
+    assert qd(rests[1]["parties"]["Kara"]) == (6, 0)
+    assert final_states(events)["Kara"] == (5, 1)         # the Ambush's loss is still in the pool
+
+
 # ---------------------------------------------------------------------------
 # several parties on a side (R10)
 

@@ -1273,6 +1273,57 @@ def test_R16_no_rest_or_calm_inside_drama():
             text="there is no calm during the dramatic situation Throne Hall")
 
 
+def _hurt_kara_and_end(game: Game):
+    game.exchange(Action("crush", (act("Overlord", "Brutality", None, G(6, 1)),), "Kara"))
+    game.end_drama()
+    assert q(game, "Kara") == (4, 2) and q(game, "Overlord") == (6, 1)
+
+
+def test_R16_point_12_two_short_rests_add_up_to_a_full_rest():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    first = game.pass_time("rest", DAY)
+    assert (first.restored, first.rested, first.full_rest) == ((), DAY, False)
+    assert q(game, "Kara") == (4, 2)
+    second = game.pass_time("rest", DAY)                       # 1 day + 1 day = full_rest
+    assert (second.restored, second.rested, second.full_rest) == (("Kara", "Overlord"), 2 * DAY, True)
+    assert q(game, "Kara") == (6, 0) and q(game, "Overlord") == (7, 0)
+    # the count starts again after a full restore
+    game.begin_drama("Cellar", ["Kara", "Bren"])
+    game.exchange(Action("shove", (act("Bren", "Strength", None, G(1)),), gm_target=-1))
+    game.end_drama()
+    third = game.pass_time("rest", DAY)
+    assert (third.rested, third.full_rest) == (DAY, False) and q(game, "Bren") == (4, 1)
+    fourth = game.pass_time("rest", DAY + HOUR)
+    assert (fourth.rested, fourth.full_rest, fourth.restored) == (2 * DAY + HOUR, True, ("Bren",))
+    assert game.pass_time("rest", DAY).rested == DAY           # nothing carried over past the restore
+
+
+def test_R16_point_12_a_drama_between_two_rests_resets_the_count():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    assert game.pass_time("rest", DAY).rested == DAY
+    game.begin_drama("Ambush", ["Kara", "Goblins"])
+    game.end_drama()
+    after = game.pass_time("rest", DAY)
+    assert (after.rested, after.full_rest, after.restored) == (DAY, False, ())
+    assert q(game, "Kara") == (4, 2)
+    done = game.pass_time("rest", DAY)
+    assert (done.rested, done.full_rest, done.restored) == (2 * DAY, True, ("Kara", "Overlord"))
+
+
+def test_R16_point_12_calm_does_not_count_as_rest():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    assert game.pass_time("rest", DAY).rested == DAY
+    calm = game.pass_time("calm", 3 * DAY)
+    assert (calm.rested, calm.full_rest, calm.restored) == (DAY, False, ())   # not added, not reset
+    assert q(game, "Kara") == (4, 2)
+    rest = game.pass_time("rest", DAY - 1)
+    assert (rest.rested, rest.full_rest) == (2 * DAY - 1, False) and q(game, "Kara") == (4, 2)
+    assert game.pass_time("rest", 1).full_rest and q(game, "Kara") == (6, 0)
+
+
 # ================================================================ R17 parties
 
 def test_R17_a_group_is_one_party_with_members():
