@@ -179,7 +179,8 @@ def drama_ended(result: r.DramaEnded, line: int | None) -> dict:
 
 def time_passed(result: r.TimePassed, line: int | None, duration: str) -> dict:
     event = {"type": result.kind, "line": line, "duration": duration, "seconds": result.seconds,
-             "time": result.time, "restored": list(result.restored)}
+             "time": result.time, "restored": list(result.restored),
+             "rested": result.rested, "full_rest": result.full_rest}
     if result.parties:
         event["parties"] = states(result.parties)
     return event

@@ -448,6 +448,55 @@ def test_rerolls_with_seeded_dice_R8(tmp_path):
     assert qd(option["parties"]["Kara"]) == (2 + option["returned"], 4 - option["returned"])
 
 
+JOINT_DEFEATED = (DRAMA4 +
+                  "Goblins & Bren rush -> Kara but not a but not b but not c +Overlord\n"
+                  "  Goblins with Numbers + Rusty Spears, roll\n"
+                  "  Bren with Iron Shield, rolled 2\n"
+                  "Kara defends with Sorcery + Ember Staff, rolled 6 6\n")
+
+
+def test_R7_point_10_a_defeated_party_takes_no_option_in_a_script(tmp_path):
+    """The Goblins spend their last 4, lose to Kara (defeated at 0) and
+    double-win with Bren against the undefended Overlord: the Goblins may not
+    take the option, Bren may (R7, R8)."""
+    script = make_scenario(tmp_path, JOINT_DEFEATED + 'Goblins dictates "the goblins rally"\n')
+    outcome = drama("run", script)
+    assert outcome.code != 0
+    assert ("script.drama:6:1: error[E307]: Goblins is defeated in Throne Hall and cannot take "
+            "the double-win option of its side (R7)") in outcome.stderr
+    assert "help: did you mean 'Bren'?" in outcome.stderr
+    events = play(tmp_path / "partner", JOINT_DEFEATED + "Bren rerolls, rolled 5 4 1\n")
+    first, second = exchanges(events)
+    assert first["values"] == {"Goblins & Bren": 7, "Kara": 17} and first["winner"] == "Kara"
+    assert second["double"] is True
+    assert only(events, "defeat")["party"] == "Goblins"
+    option = only(events, "option")
+    assert (option["party"], option["lost"], option["returned"]) == ("Bren", 3, 2)   # 1 + 2 highs, lead first
+    assert qd(option["parties"]["Bren"]) == (4, 1)
+
+
+def test_R16_point_12_rests_add_up_in_a_script(tmp_path):
+    """`rest 1 day` twice, with `full_rest: 2 days`: everyone is restored at the
+    second line; a drama in between starts the count again; calm is not rest."""
+    events = play(tmp_path, DRAMA4 +
+                  "Overlord crush -> Kara with Brutality, rolled 6 1\n"
+                  "end drama\n"
+                  "rest 1 day\n"
+                  "calm 1 day\n"
+                  "rest 1 day\n"
+                  'drama "Ambush" with Kara, Goblins\n'
+                  "Goblins stab -> Kara with Numbers, rolled 3\n"
+                  "end drama\n"
+                  "rest 1 day\n")
+    rests = of_type(events, "rest")
+    calm = only(events, "calm")
+    assert [(e["line"], e["rested"], e["full_rest"], e["restored"]) for e in rests] == [
+        (4, 86400, False, []), (6, 172800, True, ["Kara", "Overlord"]), (10, 86400, False, [])]
+    assert (calm["rested"], calm["full_rest"]) == (86400, False)
+    assert qd(rests[1]["parties"]["Kara"]) == (6, 0)
+    assert final_states(events)["Kara"] == (5, 1)         # the Ambush's loss is still in the pool
+
+
 # ---------------------------------------------------------------------------
 # several parties on a side (R10)
 

@@ -550,6 +550,52 @@ def test_R8_reroll_after_losses_from_several_exchanges_in_one_round():
     assert q(game, "Kara") == (5, 1)                 # the 1 spent never comes back
 
 
+def test_R8_point_10_a_rushed_recovery_in_the_same_round_reduces_lost_this_round():
+    """Edge case 10: a die that came back in a rushed recovery (R15) is no longer
+    lost, so the reroll later in the round does not roll it again."""
+    game = new_game()
+    game.exchange(Action("crush", (act("Overlord", "Brutality", "Obsidian Crown", G(6, 2)),), "Kara"),
+                  [defend("Kara", "Agility", None, G(1))])
+    assert q(game, "Kara") == (3, 3)                 # one 1 + a loss of 1 + 1 high: 3 lost this round
+    rec = game.recover("Kara", first=G(6, 4, 2), second=G(5, 3))
+    assert rec.rushed and rec.returned == 1          # 6 and 4 return in the first check, the 5 in the second
+    assert q(game, "Kara") == (4, 2)                 # 2 of the 3 still lost
+    x = game.exchange(Action("swing", (act("Mook", None, "Club", G(2)),), "Kara"),
+                      [defend("Kara", "Sorcery", "Ember Staff", G(4, 4))])
+    assert x.comparisons[0].values == {"Mook": 3, "Kara": 13} and x.comparisons[0].double
+    refused(game, lambda: game.take_option("Kara", "reroll", G(5, 5, 5)), "E401",
+            text="Kara rerolls the 2 dice it lost this round, but 3 dice are given")
+    taken = game.take_option("Kara", "reroll", G(1, 5))
+    assert (taken.lost, taken.dice, taken.returned) == (2, (1, 5), 1)
+    assert q(game, "Kara") == (5, 1)                 # the 1 of the reroll stays lost
+
+
+def _joint_side_defeated_and_double_winning(game: Game) -> results.Exchange:
+    """Goblins & Mook spend the Goblins' last 4 on 3 qualifiers and an extra
+    target, lose to Kara (a defeat for the Goblins at 0, R7) and double-win
+    against the undefended Bren (R8)."""
+    x = game.exchange(Action("rush", (act("Goblins", "Numbers", "Rusty Spears"), act("Mook", None, "Club")),
+                             "Kara", qualifiers=("a", "b", "c"), extra_targets=("Bren",)),
+                      [defend("Kara", "Agility", None, G(4))])
+    assert [c.winner for c in x.comparisons] == ["Kara", "Goblins & Mook"]   # 4 < 5, 4 > 0
+    assert x.comparisons[1].double and x.defeats == ("Goblins",)
+    assert x.options == (results.Option(1, ("Goblins", "Mook")),)
+    assert q(game, "Goblins") == (0, 4) and q(game, "Mook") == (1, 1)        # the loss of 1 falls on Mook
+    return x
+
+
+def test_R7_point_10_a_party_defeated_in_the_exchange_takes_no_option_its_partner_may():
+    game = new_game()
+    _joint_side_defeated_and_double_winning(game)
+    error = refused(game, lambda: game.take_option("Goblins", "reroll", G(5, 5, 5, 5)), "E307", "R7",
+                    "Goblins is defeated in Throne Hall and cannot take the double-win option of its side")
+    assert error.hint == "did you mean 'Mook'?" and error.party == "Goblins"
+    refused(game, lambda: game.take_option("Goblins", "dictate", text="the goblins rally"), "E307", "R7")
+    taken = game.take_option("Mook", "reroll", G(5))
+    assert (taken.party, taken.comparison, taken.lost, taken.returned) == ("Mook", 1, 1, 1)
+    assert q(game, "Mook") == (2, 0) and game.open_options == ()
+
+
 def test_R8_reroll_keeps_the_ones_of_the_reroll():
     game = new_game()
     game.exchange(Action("crush", (act("Overlord", "Brutality", None, G(6, 6)),), "Goblins"),
@@ -1225,6 +1271,57 @@ def test_R16_no_rest_or_calm_inside_drama():
             "there is no rest during the dramatic situation Throne Hall")
     refused(game, lambda: game.pass_time("calm", HOUR), "E316",
             text="there is no calm during the dramatic situation Throne Hall")
+
+
+def _hurt_kara_and_end(game: Game):
+    game.exchange(Action("crush", (act("Overlord", "Brutality", None, G(6, 1)),), "Kara"))
+    game.end_drama()
+    assert q(game, "Kara") == (4, 2) and q(game, "Overlord") == (6, 1)
+
+
+def test_R16_point_12_two_short_rests_add_up_to_a_full_rest():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    first = game.pass_time("rest", DAY)
+    assert (first.restored, first.rested, first.full_rest) == ((), DAY, False)
+    assert q(game, "Kara") == (4, 2)
+    second = game.pass_time("rest", DAY)                       # 1 day + 1 day = full_rest
+    assert (second.restored, second.rested, second.full_rest) == (("Kara", "Overlord"), 2 * DAY, True)
+    assert q(game, "Kara") == (6, 0) and q(game, "Overlord") == (7, 0)
+    # the count starts again after a full restore
+    game.begin_drama("Cellar", ["Kara", "Bren"])
+    game.exchange(Action("shove", (act("Bren", "Strength", None, G(1)),), gm_target=-1))
+    game.end_drama()
+    third = game.pass_time("rest", DAY)
+    assert (third.rested, third.full_rest) == (DAY, False) and q(game, "Bren") == (4, 1)
+    fourth = game.pass_time("rest", DAY + HOUR)
+    assert (fourth.rested, fourth.full_rest, fourth.restored) == (2 * DAY + HOUR, True, ("Bren",))
+    assert game.pass_time("rest", DAY).rested == DAY           # nothing carried over past the restore
+
+
+def test_R16_point_12_a_drama_between_two_rests_resets_the_count():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    assert game.pass_time("rest", DAY).rested == DAY
+    game.begin_drama("Ambush", ["Kara", "Goblins"])
+    game.end_drama()
+    after = game.pass_time("rest", DAY)
+    assert (after.rested, after.full_rest, after.restored) == (DAY, False, ())
+    assert q(game, "Kara") == (4, 2)
+    done = game.pass_time("rest", DAY)
+    assert (done.rested, done.full_rest, done.restored) == (2 * DAY, True, ("Kara", "Overlord"))
+
+
+def test_R16_point_12_calm_does_not_count_as_rest():
+    game = new_game()
+    _hurt_kara_and_end(game)
+    assert game.pass_time("rest", DAY).rested == DAY
+    calm = game.pass_time("calm", 3 * DAY)
+    assert (calm.rested, calm.full_rest, calm.restored) == (DAY, False, ())   # not added, not reset
+    assert q(game, "Kara") == (4, 2)
+    rest = game.pass_time("rest", DAY - 1)
+    assert (rest.rested, rest.full_rest) == (2 * DAY - 1, False) and q(game, "Kara") == (4, 2)
+    assert game.pass_time("rest", 1).full_rest and q(game, "Kara") == (6, 0)
 
 
 # ================================================================ R17 parties

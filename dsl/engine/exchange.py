@@ -469,6 +469,12 @@ def _spread(game: Game, side: r.Side, amount: int, shares: dict[str, int] | None
     return out
 
 
+def _may_take(game: Game, option: r.Option) -> list[str]:
+    """The parties of the winning side that may take `option`: those not
+    defeated in the exchange (R7, RULES.md point 10)."""
+    return [pid for pid in option.parties if not game.parties[pid].defeated]
+
+
 def take_option(game: Game, party: str, kind: str, throw: Throw = NO_THROW, text: str | None = None) -> r.OptionTaken:
     """R8: the winner of a double win rerolls this round's losses, or dictates."""
     if kind not in ("reroll", "dictate"):
@@ -476,10 +482,17 @@ def take_option(game: Game, party: str, kind: str, throw: Throw = NO_THROW, text
     checks.party(game, party)
     option = next((o for o in game.options if party in o.parties), None)
     if option is None:
-        holders = sorted({p for o in game.options for p in o.parties})
+        holders = sorted({p for o in game.options for p in _may_take(game, o)})
         raise RuleError("R8", "E308", f"{party} has no double win to take an option from",
                         expected=f"an option taken by {one_of(holders)}" if holders
                         else "a double win in the exchange just before")
+    if game.drama is not None and game.parties[party].defeated:     # R7, RULES.md point 10
+        others = _may_take(game, option)
+        raise RuleError("R7", "E307", f"{party} is defeated in {game.drama.name} and cannot take "
+                        "the double-win option of its side", party=party,
+                        hint=f"did you mean {one_of(others)}?" if others else None,
+                        expected=f"the option taken by {one_of(others)}" if others
+                        else "no option: every party of the winning side is defeated")
     state = game.parties[party]
     if kind == "dictate":
         game.options.remove(option)

@@ -34,6 +34,9 @@ class Game:
         self.drama: Drama | None = None
         self.last_drama_end: int | None = None
         self.last_drama_name: str | None = None
+        # rest taken since the end of the last dramatic situation or the last
+        # full restore, in seconds (R16, RULES.md point 12: rests add up)
+        self.rested = 0
         self.options: list[r.Option] = []      # the double wins' options still open (R8)
 
     # ------------------------------------------------------------ queries
@@ -90,6 +93,7 @@ class Game:
         self.drama = None
         self.last_drama_end = self.time
         self.last_drama_name = drama.name
+        self.rested = 0                                 # the rest counts from here (point 12)
         self.options = []
         return r.DramaEnded(drama.name, drama.round, self.time, text, self.states(drama.parties))
 
@@ -144,8 +148,11 @@ class Game:
         return recovery.recover(self, party, trait, treasure, helpers, first, second)
 
     def pass_time(self, kind: str, seconds: int) -> r.TimePassed:
-        """`calm` or `rest`: in-world time passes outside drama; a rest of at least
-        `full_rest` restores every party fully (R16)."""
+        """`calm` or `rest`: in-world time passes outside drama. Rests add up
+        (RULES.md point 12): once the rest taken since the end of the last
+        dramatic situation, or since the last full restore, reaches `full_rest`,
+        every party is restored fully (R16) and the count starts again. Calm is
+        not rest: it neither adds to the count nor resets it."""
         if self.drama is not None:
             raise RuleError("R16", "E316",
                             f"there is no {kind} during the dramatic situation {self.drama.name}",
@@ -156,9 +163,14 @@ class Game:
         for party in self.parties.values():
             party.lost_this_round = 0
         restored: list[str] = []
-        if kind == "rest" and seconds >= self.settings.seconds(self.settings.full_rest):
+        if kind == "rest":
+            self.rested += seconds
+        rested = self.rested
+        full = kind == "rest" and rested >= self.settings.seconds(self.settings.full_rest)
+        if full:
+            self.rested = 0
             for pid, party in self.parties.items():
                 if party.damage:
                     party.regain(party.damage)
                     restored.append(pid)
-        return r.TimePassed(kind, seconds, self.time, tuple(restored), self.states(restored))
+        return r.TimePassed(kind, seconds, self.time, tuple(restored), self.states(restored), rested, full)

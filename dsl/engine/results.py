@@ -214,6 +214,8 @@ class TimePassed:
     time: int                       # in-world seconds after it
     restored: tuple[str, ...]
     parties: States
+    rested: int = 0                 # rest counted towards the full rest, this one included (point 12)
+    full_rest: bool = False         # this line completed a full rest (R16)
 
 
 # ------------------------------------------------------------------ plans (before any die is rolled)
