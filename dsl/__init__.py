@@ -25,7 +25,7 @@ def load(path, errors=None):
 
 def parse(text: str, file: str = "<script>", line_offset: int = 0, errors=None):
     """Parse script text into a `nodes.Script`."""
-    from .parser import parse as _parse
+    from .syntax import parse as _parse
     return _parse(text, file, line_offset, errors=errors)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 
-from . import nodes as n
+from .syntax import nodes as n
 from .errors import DramaError
 
 
@@ -91,7 +91,7 @@ def _include(statement: n.Include, file: str, root: str, stack, chain, chains, e
                          position=statement.pos, hint="paths are relative to the file that includes them") from None
     here = chain + [f"{statement.pos.file}:{statement.pos.line}"]
     chains.setdefault(path, here)
-    from .parser import parse
+    from .syntax import parse
     found: list[DramaError] = []
     try:
         script = parse(text, path, errors=found if errors is not None else None)

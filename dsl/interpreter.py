@@ -8,14 +8,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from . import events as ev
-from . import nodes as n
 from . import placeholders
 from .engine import GM, Action, Defence, Game, Helping, Part, PartySheet, SeededDice, Settings, Throw
 from .errors import DramaError, Position, did_you_mean, one_of
-
-
-# the keywords that end a multi-word name (see grammar/drama.lark)
-NAME_ENDING_KEYWORDS = ("with", "but", "so", "vs")
+from .syntax import NAME_ENDS
+from .syntax import nodes as n
 
 
 @dataclass
@@ -141,7 +138,7 @@ class Interpreter:
             head = " ".join(words[:index])
             if head not in self.sheets:
                 continue
-            hint = did_you_mean(words[index], NAME_ENDING_KEYWORDS)
+            hint = did_you_mean(words[index], NAME_ENDS)
             if hint is not None:
                 keyword = hint.split("'")[1]
                 rest = " ".join([keyword, *words[index + 1:]])
