@@ -95,7 +95,9 @@ def reader(transformer) -> Callable[[str], object]:
     callbacks are the transformer's own: a copy of Lark's parsing front end
     holds them, so that parses in other threads, each with its own
     transformer, do not meet. (A Lark built with `transformer=` would redo or
-    reload that analysis every time.)
+    reload that analysis every time.) The copies follow the layout of Lark's
+    LALR front end (1.2 and 1.3): ParsingFrontend.parser is an LALR_Parser,
+    whose .parser runs the table with its .callbacks.
     """
     lark, builder = _build()
     callbacks = builder.create_callback(transformer)
