@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import importlib.resources
@@ -99,10 +98,54 @@ def reader(transformer) -> Callable[[str], object]:
     LALR front end (1.2 and 1.3): ParsingFrontend.parser is an LALR_Parser,
     whose .parser runs the table with its .callbacks.
     """
-    lark, builder = _build()
-    callbacks = builder.create_callback(transformer)
-    front = copy.copy(lark.parser)                 # lark.parser_frontends.ParsingFrontend
-    front.parser = copy.copy(front.parser)         # LALR_Parser
-    front.parser.parser = copy.copy(front.parser.parser)   # the parser loop: its callbacks
-    front.parser.parser.callbacks = callbacks
+    front = _copy(get_lark().parser)               # lark.parser_frontends.ParsingFrontend
+    front.parser = _copy(front.parser)             # LALR_Parser
+    front.parser.parser = _copy(front.parser.parser)   # the parser loop: its callbacks
+    front.parser.parser.callbacks = _Callbacks(transformer)
     return front.parse
+
+
+def _copy(thing):
+    """A shallow copy of an object with a __dict__ (as copy.copy makes it, faster)."""
+    new = object.__new__(type(thing))
+    new.__dict__.update(thing.__dict__)
+    return new
+
+
+class _Callbacks(dict):
+    """The callback of each rule for one transformer, as Lark's create_callback
+    makes them; a rule's callback is made the first time the rule is reduced
+    (a short script reduces few of the rules), and the rules the transformer
+    has no method for build trees, with callbacks shared by every parse."""
+
+    def __init__(self, transformer) -> None:
+        trees, self._methods = _plan(type(transformer))
+        super().__init__(trees)      # never empty: Lark skips the callbacks when it is
+        self._transformer = transformer
+
+    def __missing__(self, rule):
+        name, chain = self._methods[rule]
+        f = getattr(self._transformer, name)
+        for wrap in chain:
+            f = wrap(f)
+        self[rule] = f
+        return f
+
+
+@functools.cache
+def _plan(kind: type) -> tuple[dict, dict]:
+    """For a transformer class: the tree-building callbacks of the rules it has
+    no method for, and for the others rule -> (method name, wrappers)."""
+    builder = _build()[1]
+    trees = builder.create_callback(None)
+    methods = {}
+    for rule, chain in builder.rule_builders:
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        method = getattr(kind, name, None)
+        if method is None:
+            continue
+        if getattr(method, "visit_wrapper", None) is not None:   # pragma: no cover - v_args is not used
+            raise TypeError(f"{kind.__name__}.{name}: a transformer given to reader() takes plain methods")
+        del trees[rule]
+        methods[rule] = (name, tuple(chain))
+    return trees, methods
