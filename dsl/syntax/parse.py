@@ -109,7 +109,8 @@ class Reading:
             raise fallback_error(e, line_map, self.file) from None
 
     def plain(self, errors: Diagnostics) -> nodes.Script:
-        """Parse every line as it is, recovering from errors when `errors` collects."""
+        """Parse every line as it is, recovering from errors when `errors` collects
+        (up to MAX_ERRORS of them, or fewer when the sink is full before)."""
         source_lines, file, line_offset = self.source_lines, self.file, self.offset
         self.builder.out = statements = []
         start = 0
@@ -124,7 +125,7 @@ class Reading:
             except DramaError as error:
                 errors.report(error)
                 found += 1
-                if found >= MAX_ERRORS or error.position is None:
+                if found >= MAX_ERRORS or errors.full or error.position is None:
                     break
                 start = _skip(source_lines, start, error, line_offset)
                 if start is None:
