@@ -70,8 +70,9 @@ CHILD = r"""
 import json, statistics, sys, time
 t0 = time.perf_counter()
 import dsl.cli, dsl.odds
-from dsl import load, nodes
-from dsl.parser import parse
+from dsl import load
+from dsl.syntax import nodes
+from dsl.syntax import parse
 from dsl.odds import compute, odds, plan_exchange, pool_distribution, read_statement, tie_rule, _sums
 scenario = load(sys.argv[1])
 parse("round\n", "<warm-up>")

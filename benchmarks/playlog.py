@@ -80,7 +80,7 @@ def measure(actions: int, folder: Path, distinct: bool) -> dict:
     from dsl.events import to_json_lines
     from dsl.interpreter import Interpreter
     from dsl.loader import loads_cast
-    from dsl.parser import parse
+    from dsl.syntax import parse
 
     text = play_log(actions, distinct=distinct)
     (folder / f"log-{actions}.drama").write_text(text)

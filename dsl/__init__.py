@@ -20,7 +20,7 @@ __version__ = "0.1.0"       # the one place the version is written (pyproject.to
 # name -> (module, name in it)
 _EXPORTS = {
     "load": (".loader", "load_scenario"),
-    "parse": (".parser", "parse"),
+    "parse": (".syntax", "parse"),
     "run": (".pipeline", "run"),
     "play": (".pipeline", "play"),
     "check": (".pipeline", "check"),

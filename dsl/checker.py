@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from . import nodes as n
+from .syntax import nodes as n
 from . import placeholders
 from .errors import DramaError, Position
 from .names import Names

@@ -216,7 +216,7 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
         # every file the run read, to keep -o and --record off them
         inputs = [scenario, *program.files, *casts] + ([template] if template else [])
         if record_file:
-            from .printer import record
+            from .syntax.printer import record
             if output and Path(output).resolve() == Path(record_file).resolve():
                 raise DramaError("E501", f"-o and --record both name {output}",
                                  expected="two different files")

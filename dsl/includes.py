@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from . import nodes as n
+from .syntax import nodes as n
 from .errors import Diagnostics, DramaError
 from .source import SourceMap
 
@@ -78,6 +78,6 @@ class _Reading:
                              position=statement.pos, hint="paths are relative to the file that includes them") from None
         here = chain + [f"{statement.pos.file}:{statement.pos.line}"]
         self.sources.included(path, here)
-        from .parser import parse
+        from .syntax import parse
         script = parse(text, path, errors=self.sink)
         return self.expand(script.statements, path, stack + [(path, real)], here)

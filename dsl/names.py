@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from . import nodes as n
+from .syntax import nodes as n
 from .engine import Move, PartySheet
 from .errors import DramaError, did_you_mean, one_of
-
-NAME_ENDING_KEYWORDS = ("with", "but", "so", "vs")   # (merge: from the vocabulary)
+from .syntax import NAME_ENDS
 
 
 class Names:
@@ -54,7 +53,7 @@ class Names:
             head = " ".join(words[:index])
             if head not in self.sheets:
                 continue
-            hint = did_you_mean(words[index], NAME_ENDING_KEYWORDS)
+            hint = did_you_mean(words[index], NAME_ENDS)
             if hint is not None:
                 keyword = hint.split("'")[1]
                 rest = " ".join([keyword, *words[index + 1:]])

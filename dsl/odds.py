@@ -10,10 +10,10 @@ from functools import lru_cache
 from math import comb
 from typing import Mapping, Sequence
 
-from . import nodes as n
+from .syntax import nodes as n
 from .errors import DramaError, Position, did_you_mean, one_of
 from .interpreter import Interpreter
-from .parser import parse
+from .syntax import parse
 
 # how a tie is counted: all to the actor, all to the defender, or half to each
 TIE_CHOICES = ("actor", "defender", "half")

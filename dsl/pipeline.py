@@ -17,14 +17,14 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from . import nodes as n
+from .syntax import nodes as n
 from .checker import check_script, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, Interpreter, RunMode
 from .loader import Scenario, bind, load_scenario
 from .names import Names
-from .parser import parse
+from .syntax import parse
 from .source import SourceMap
 from .speed import StatementCache
 

@@ -228,7 +228,7 @@ def test_record_writes_a_play_log_that_replays_the_run(ambush, tmp_path):
     scenario = Path(ambush).with_name("replay.yaml")
     scenario.write_text(Path(ambush).read_text().split("script:")[0] + f"script: {recorded.name}\n")
     recorded.replace(scenario.with_name(recorded.name))
-    from dsl.printer import normalise
+    from dsl.syntax.printer import normalise
     from dsl.events import read_json_lines
     replayed = run_events(scenario, "--seed", "3")
     assert normalise(replayed) == normalise(read_json_lines(first.stdout))

@@ -14,7 +14,8 @@ import dsl
 from conftest import (EMBERFALL_SETTING, SCENARIOS, drama, final_states, make_scenario, of_type, printed_errors,
                       run_events, write)
 from dsl.loader import bind
-from dsl.printer import normalise, record, replay
+from dsl.pipeline import replay
+from dsl.syntax.printer import normalise, record
 
 DRAMA = 'drama "Throne Hall" with Kara, Bren, Overlord, Goblins\n'
 # the setting with ties to the actor, so that seeded runs never stop on a vote

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dsl import nodes
 from dsl.durations import Duration
 from dsl.errors import DramaError, Position
-from dsl.parser import MAX_ERRORS, parse
+from dsl.syntax import MAX_ERRORS, nodes, parse
 
 # ---------------------------------------------------------------------------
 # the emberfall sample script and the canonical forms, copied inline
@@ -725,9 +724,10 @@ def test_mutated_script_never_crashes(text):
 
 
 def test_every_terminal_has_a_readable_name():
-    from dsl.parser import _SHOW_TERMINAL, _get_lark
-    terminals = {t.name for t in _get_lark().terminals} - {"WS", "COMMENT"}
-    assert terminals <= set(_SHOW_TERMINAL)
+    from dsl.syntax.grammar import get_lark
+    from dsl.syntax.vocabulary import SHOW_TERMINAL
+    terminals = {t.name for t in get_lark().terminals} - {"WS", "COMMENT"}
+    assert terminals <= set(SHOW_TERMINAL)
 
 
 def test_grammar_builds_in_strict_mode():
@@ -735,8 +735,8 @@ def test_grammar_builds_in_strict_mode():
     pytest.importorskip("interegular")
     from lark import Lark
 
-    from dsl.parser import _grammar_path
-    Lark(_grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual", strict=True)
+    from dsl.syntax.grammar import grammar_path
+    Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual", strict=True)
 
 
 # ---------------------------------------------------------------------------
@@ -745,18 +745,17 @@ def test_grammar_builds_in_strict_mode():
 
 def _plain_and_grouped(text: str, offset: int = 3):
     """The result (or first error) of the plain parse and of the deduplicating one."""
-    from dsl import parser as p
+    from dsl.errors import Diagnostics
+    from dsl.syntax.parse import Reading, normalise
 
-    lines = p._normalise(text).split("\n")
+    lines = normalise(text).split("\n")
     results = []
-    for read in (lambda: p._parse_plain(lines, "o.drama", offset, None),
-                 lambda: p._parse_grouped(lines, "o.drama", offset)):
-        with p._parse_lock:
-            p._BUILDER.file, p._BUILDER.offset, p._BUILDER.source_lines = "o.drama", offset, lines
-            try:
-                results.append(read())
-            except DramaError as e:
-                results.append((e.code, e.message, e.position, e.expected, e.hint))
+    for read in (lambda: Reading("o.drama", offset, lines).plain(Diagnostics.of(None)),
+                 lambda: Reading("o.drama", offset, lines).grouped()):
+        try:
+            results.append(read())
+        except DramaError as e:
+            results.append((e.code, e.message, e.position, e.expected, e.hint))
     return results
 
 

@@ -1,4 +1,4 @@
-"""Record and replay (dsl.printer): a run written back as a script replays to the same events.
+"""Record and replay (dsl.syntax.printer): a run written back as a script replays to the same events.
 
 For every run: run -> record -> parse and run the recorded text with the same
 setting and cast -> the normalised events are equal, the recorded run records
@@ -28,8 +28,9 @@ from dsl.engine import Move, PartySheet, Settings
 from dsl.errors import DramaError
 from dsl.events import read_json_lines, to_json_lines
 from dsl.interpreter import Interpreter
-from dsl.printer import (actor_text, intent_text, name_text, normalise, phrase_text, quoted, record, replay,
-                         write_record)
+from dsl.pipeline import replay
+from dsl.syntax.printer import (actor_text, intent_text, name_text, normalise, phrase_text, quoted, record,
+                               write_record)
 
 EMBERFALL = SCENARIOS / "emberfall" / "scenario.yaml"
 AMBUSH = SCENARIOS / "ambush" / "scenario.yaml"

@@ -639,7 +639,7 @@ def test_render_needs_nothing_but_the_event_log(tmp_path, saved):
     moved = alone / "events.jsonl"
     moved.write_bytes(saved.read_bytes())
     code = ("import sys\n"
-            "for name in ('dsl.loader', 'dsl.parser', 'dsl.interpreter'): sys.modules[name] = None\n"
+            "for name in ('dsl.loader', 'dsl.syntax', 'dsl.interpreter'): sys.modules[name] = None\n"
             "from dsl.cli import main\nmain()\n")
     done = subprocess.run([sys.executable, "-c", code, "render", "events.jsonl", "--as", "transcript", "--format",
                            "md"], capture_output=True, text=True, encoding="utf-8", cwd=alone, timeout=60)

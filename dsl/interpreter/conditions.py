@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import nodes as n
+from ..syntax import nodes as n
 
 COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
            "=": int.__eq__, "!=": int.__ne__}

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .. import events as ev
-from .. import nodes as n
+from ..syntax import nodes as n
 from .. import placeholders
 from ..engine import Game, Helping, PartySheet, SeededDice, Settings
 from ..errors import Diagnostics, DramaError, Position

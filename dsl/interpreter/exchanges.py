@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import nodes as n
+from ..syntax import nodes as n
 from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..names import Names

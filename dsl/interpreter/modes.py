@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import nodes as n
+from ..syntax import nodes as n
 from ..engine import Throw
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .durations import Duration
-from .errors import Position
+from ..durations import Duration
+from ..errors import Position
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,10 @@ class Uses:
 
     names: tuple[Name, ...] = ()
     pos: Position | None = None
+
+
+# no `with`: one object, shared by every node that has none
+NO_USES = Uses()
 
 
 @dataclass(frozen=True)

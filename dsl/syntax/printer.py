@@ -21,7 +21,8 @@ import os
 import re
 from typing import Iterable, Sequence
 
-from .placeholders import literal
+from ..placeholders import literal
+from .vocabulary import AFTER_ACTOR, MAX_DIGITS, NAME_ENDS, NARRATION, PHRASE_ENDS, STATEMENT_WORDS, WORD
 
 __all__ = ["record", "normalise", "replay", "write_record", "name_text", "actor_text", "intent_text",
            "phrase_text", "quoted"]
@@ -31,24 +32,10 @@ __all__ = ["record", "normalise", "replay", "write_record", "name_text", "actor_
 # The rules below follow grammar/drama.lark (its header comment) and were checked
 # against the parser: a name is written bare only when the parser reads it back
 # as the same name, and quoted otherwise. Quoted text is always a plain name.
+# The keywords and the grammar's WORD come from dsl.syntax.vocabulary.
 
-# a word of the grammar (WORD), and a number (INT)
-_WORD = re.compile(r"(?!\d+(?![\w']|-(?!>)))[\w'](?:[\w']|-(?!>))*")
+# a number (INT)
 _INT = re.compile(r"\d+")
-# keywords that end a name of several words (anywhere but its first word)
-_NAME_ENDS = frozenset({"but", "so", "with", "vs"})
-# keywords that start a statement: a party of that name must be quoted where a
-# statement starts (the actor of an action, a defence, a hold, ...)
-_STATEMENT_WORDS = frozenset({"scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest",
-                              "include", "if", "else", "repeat"})
-# keywords that may follow the actor: an intent must not start with one
-_VERBS = frozenset({"with", "defends", "defend", "holds", "dictates", "rerolls", "recovers"})
-# keywords that end a qualifier's phrase
-_PHRASE_ENDS = frozenset({"but", "so", "with"})
-# `> text`: what the parser reads as narration (see NARRATION in the grammar)
-_NARRATION = re.compile(r'>(?:"(?:[^"\\\n]|\\.)*"|[^\n#])*')
-# numbers in a script have at most this many digits (dsl.parser._MAX_DIGITS)
-_MAX_DIGITS = 9
 
 
 def quoted(text: str) -> str:
@@ -62,7 +49,7 @@ def quoted(text: str) -> str:
 def _words(text: str) -> list[str] | None:
     """The words of `text` if it is words joined by single spaces, else None."""
     words = text.split(" ")
-    if not all(_WORD.fullmatch(word) for word in words):
+    if not all(WORD.fullmatch(word) for word in words):
         return None
     return words
 
@@ -73,7 +60,7 @@ def name_text(name: str, *, tie: bool = False) -> str:
     spaces, none of them after the first being `but`, `so`, `with` or `vs`
     (`tie=True`: and not `GM` first, which `tie` would read as the GM)."""
     words = _words(name)
-    if (words is None or any(word in _NAME_ENDS for word in words[1:])
+    if (words is None or any(word in NAME_ENDS for word in words[1:])
             or (tie and words[0] == "GM")):
         return quoted(name)
     return name
@@ -82,7 +69,7 @@ def name_text(name: str, *, tie: bool = False) -> str:
 def actor_text(party: str, *, line_start: bool = True) -> str:
     """The party at an actor position: one word, not a statement keyword where a
     statement starts; quoted otherwise."""
-    if _WORD.fullmatch(party) and not (line_start and party in _STATEMENT_WORDS):
+    if WORD.fullmatch(party) and not (line_start and party in STATEMENT_WORDS):
         return party
     return quoted(party)
 
@@ -91,7 +78,7 @@ def intent_text(intent: str) -> str:
     """An intent: bare when it is one word that is not a verb that may follow a
     party (`holds`, `defends`, `with`, ...); an intent of several words is quoted,
     as in every canonical example (`Kara "leaps the chasm" vs 7`)."""
-    if _WORD.fullmatch(intent) and intent not in _VERBS:
+    if WORD.fullmatch(intent) and intent not in AFTER_ACTOR:
         return intent
     return quoted(intent)
 
@@ -100,16 +87,16 @@ def phrase_text(phrase: str) -> str:
     """A qualifier's phrase: bare when it is a word, then words or numbers, none of
     them `but`, `so` or `with`; quoted otherwise."""
     words = phrase.split(" ")
-    if (_WORD.fullmatch(words[0])
-            and all(_WORD.fullmatch(word) or _INT.fullmatch(word) for word in words[1:])
-            and not any(word in _PHRASE_ENDS for word in words[1:])):
+    if (WORD.fullmatch(words[0])
+            and all(WORD.fullmatch(word) or _INT.fullmatch(word) for word in words[1:])
+            and not any(word in PHRASE_ENDS for word in words[1:])):
         return phrase
     return quoted(phrase)
 
 
 def _number(value: int) -> str:
-    if len(str(abs(value))) > _MAX_DIGITS:
-        raise ValueError(f"the number {value} has more than {_MAX_DIGITS} digits: it cannot be written in a script")
+    if len(str(abs(value))) > MAX_DIGITS:
+        raise ValueError(f"the number {value} has more than {MAX_DIGITS} digits: it cannot be written in a script")
     return str(value)
 
 
@@ -272,7 +259,7 @@ def _time(event: dict) -> str:
 
 def _narration(text: str) -> str:
     line = f"> {text}" if text else ">"
-    match = _NARRATION.fullmatch(line)
+    match = NARRATION.fullmatch(line)
     if match is None or line[1:].strip() != text:
         raise ValueError(f"the narration {text!r} cannot be written back as it is")
     return line
@@ -299,7 +286,7 @@ _GLUE = {
 
 
 def _header(start: dict | None, scenario: str | None) -> list[str]:
-    from . import __version__
+    from .. import __version__
     where = str(scenario) if scenario is not None else "a scenario"
     title = (start or {}).get("title")
     if title:
@@ -450,22 +437,7 @@ def normalise(events: Iterable[dict]) -> list[dict]:
     return out
 
 
-# ------------------------------------------------------------------ running a record
-
-def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
-           file: str = "recorded.drama") -> list[dict]:
-    """Run a recorded script with the setting, cast and title of the scenario it
-    was recorded from; return the events. Raises DramaError.
-
-    The seed changes nothing but `start.seed` (every die is given); pass the
-    recorded run's seed to get its `start` event back exactly.
-    """
-    from . import load, parse
-    from .interpreter import Interpreter
-    scenario = load(scenario_path)
-    script = parse(script_text, file)
-    return Interpreter(scenario.setting, scenario.cast, title=scenario.title, seed=seed).run(script)
-
+# ------------------------------------------------------------------ writing a record
 
 def write_record(path: str | os.PathLike, events: Iterable[dict], *,
                  scenario: str | os.PathLike | None = None) -> None:

@@ -1,0 +1,283 @@
+"""Parsing a script: the text read by Lark (each distinct statement once, repeats copied), errors, blocks."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import re
+from typing import Sequence
+
+from lark.exceptions import LarkError, UnexpectedInput
+
+from ..errors import Diagnostics, DramaError, Position
+from . import nodes
+from .blocks import nest
+from .builder import Builder
+from .grammar import reader
+from .wording import INDENTED_LINE, fallback_error, syntax_error
+
+__all__ = ["parse", "MAX_ERRORS", "normalise", "Reading"]
+
+# how many syntax errors one pass collects (parse(..., errors=[])) before it stops
+MAX_ERRORS = 100
+
+# a line that the grammar skips: only spaces, tabs and a comment
+_BLANK = re.compile(r"[ \t]*(?:#.*)?\Z")
+
+
+def _is_top_level(line: str) -> bool:
+    """A line that starts a statement: not blank, not indented, not a comment."""
+    return bool(line) and line[0] not in " \t#"
+
+
+def normalise(text: str) -> str:
+    """The text with a BOM dropped and CRLF and CR turned into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def parse(text: str, file: str, line_offset: int = 0,
+          errors: Diagnostics | list[DramaError] | None = None) -> nodes.Script:
+    """Parse a script into a `nodes.Script`.
+
+    `line_offset` is added to every line number (for a script inlined in a YAML
+    file). A syntax error raises a DramaError (E001, or E002 for a line in the
+    wrong place), unless `errors` collects (a list, or a collecting
+    `Diagnostics`): then each bad line's error is reported to it, the line
+    (with a joint action's indented lines) is skipped, and parsing goes on, up
+    to MAX_ERRORS errors; the Script holds the statements that could be read.
+
+    A statement written several times (play logs repeat many lines) is read
+    once, and copied with its line numbers moved.
+    """
+    if not isinstance(text, str):
+        raise TypeError("parse() needs the script as a str")
+    sink = Diagnostics.of(errors)
+    source_lines = normalise(text).split("\n")
+    # the parse makes many small objects and no cycles: the cyclic garbage
+    # collector would only slow it down
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        reading = Reading(file, line_offset, source_lines)
+        try:
+            script = reading.grouped()
+        except DramaError:
+            if not sink.collecting:
+                raise
+            reading = Reading(file, line_offset, source_lines)
+            script = reading.plain(sink)
+        builder = reading.builder
+        for error in builder.soft:
+            sink.report(error)
+        if builder.control or sink.collecting:
+            script = nodes.Script(file, nest(script.statements, sink))
+        return script
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class Reading:
+    """One parse of the lines of a file: its tree builder, and Lark reading with it."""
+
+    def __init__(self, file: str, offset: int, source_lines: list[str]) -> None:
+        self.file = file
+        self.offset = offset
+        self.source_lines = source_lines
+        self.builder = Builder(file, offset, source_lines)
+        self._lark_parse = reader(self.builder)
+
+    def read(self, text: str, line_map: Sequence[int]) -> None:
+        """Run Lark on `text` (a script with an empty line put in front); the statements
+        go to the builder's `out`. `line_map[k]` is the line in the file of Lark's line k."""
+        builder = self.builder
+        builder.line_map = line_map
+        builder.lines = text.split("\n")
+        try:
+            self._lark_parse(text)
+        except UnexpectedInput as e:
+            try:
+                error = syntax_error(e, builder.lines, line_map, self.file)
+            except Exception:  # pragma: no cover - a bug in the error reporting itself
+                error = fallback_error(e, line_map, self.file)
+            raise error from None
+        except LarkError as e:  # pragma: no cover - Lark has no other error for an input
+            raise fallback_error(e, line_map, self.file) from None
+
+    def plain(self, errors: Diagnostics) -> nodes.Script:
+        """Parse every line as it is, recovering from errors when `errors` collects
+        (up to MAX_ERRORS of them, or fewer when the sink is full before)."""
+        source_lines, file, line_offset = self.source_lines, self.file, self.offset
+        self.builder.out = statements = []
+        start = 0
+        found = 0
+        while True:
+            text = "\n" + "\n".join(source_lines[start:]) + "\n"
+            # Lark's line 1 is the "\n" put in front; its line k is the file's line start + k - 1
+            shift = start - 1 + line_offset
+            try:
+                self.read(text, range(shift, shift + text.count("\n") + 2))
+                break
+            except DramaError as error:
+                errors.report(error)
+                found += 1
+                if found >= MAX_ERRORS or errors.full or error.position is None:
+                    break
+                start = _skip(source_lines, start, error, line_offset)
+                if start is None:
+                    break
+                # the statements from `start` on are read again
+                while statements and statements[-1].pos.line - line_offset - 1 >= start:
+                    statements.pop()
+        return nodes.Script(file, tuple(statements))
+
+    def grouped(self) -> nodes.Script:
+        """Parse each distinct statement once: the fast way for long, repetitive play logs.
+
+        A statement is its first line and the indented lines below it; its syntax
+        tree depends on nothing else, so a statement written again later (the same
+        text) is not read again: its tree is copied with the line numbers moved.
+        The first error raised is the first of the file, as it is in the first
+        statement with that text.
+        """
+        source_lines, file, line_offset = self.source_lines, self.file, self.offset
+        # the statements, as (first, end) line indexes, without trailing blank/comment lines
+        groups = []
+        first = None
+        last_content = -1
+        blank = _BLANK.match
+        for index, line in enumerate(source_lines):
+            if line and line[0] not in " \t#":  # the first line of a statement
+                if first is not None:
+                    groups.append((first, last_content + 1))
+                first = last_content = index
+            elif line and blank(line) is None:  # an indented line
+                if first is None:
+                    first = index  # before any statement: an error
+                last_content = index
+        if first is not None:
+            groups.append((first, last_content + 1))
+
+        known: dict[str, int] = {}
+        unique: list[int] = []           # the first line index of each distinct statement
+        placed: list[tuple[int, int]] = []  # (distinct statement, first line index) in file order
+        parts: list[str] = []
+        # Lark reads "\n" + the distinct statements + "\n": its line 1 is the "\n" in front
+        line_map = [line_offset, line_offset]
+        for first, end in groups:
+            key = source_lines[first] if end == first + 1 else "\n".join(source_lines[first:end])
+            number = known.get(key)
+            if number is None:
+                number = known[key] = len(unique)
+                unique.append(first)
+                parts.append(key)
+                line_map.extend(range(first + 1 + line_offset, end + 1 + line_offset))
+            placed.append((number, first))
+        line_map.append(line_map[-1] + 1)
+
+        self.builder.out = read = []
+        self.read("\n" + "\n".join(parts) + "\n", line_map)
+        if len(read) != len(unique):  # pragma: no cover - each group is one statement
+            return self.plain(Diagnostics.of(None))
+        statements = []
+        for number, first in placed:
+            statement = read[number]
+            moved = first - unique[number]
+            statements.append(_moved(statement, moved) if moved else statement)
+        return nodes.Script(file, tuple(statements))
+
+
+# Moving a tree: the fields of each node class that hold positions (found from
+# their annotations), and copies made the way copy.copy makes them (a new
+# object given the old one's __dict__), twice as fast as calling the
+# constructors; the nodes are frozen dataclasses without slots.
+_NODE_CLASSES = [cls for cls in vars(nodes).values()
+                 if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == nodes.__name__]
+_POSITIONED = re.compile(r"\b(?:Position|%s)\b" % "|".join(cls.__name__ for cls in _NODE_CLASSES))
+_MOVING = {
+    cls: tuple(f.name for f in dataclasses.fields(cls)
+               if not isinstance(f.type, str) or _POSITIONED.search(f.type))
+    for cls in _NODE_CLASSES
+}
+_new = object.__new__
+_Name = nodes.Name
+
+
+def _moved_position(position: Position, lines: int) -> Position:
+    copy = _new(Position)
+    state = copy.__dict__
+    state.update(position.__dict__)
+    state["line"] += lines
+    return copy
+
+
+def _moved_name(name: nodes.Name, lines: int) -> nodes.Name:
+    copy = _new(_Name)
+    state = copy.__dict__
+    state.update(name.__dict__)
+    state["pos"] = _moved_position(name.pos, lines)
+    return copy
+
+
+def _moved(value, lines: int):
+    """A copy of a syntax tree (or part of it) `lines` lines further down."""
+    kind = type(value)
+    if kind is tuple:
+        if not value:
+            return value
+        return tuple([_moved_name(item, lines) if type(item) is _Name else _moved(item, lines) for item in value])
+    if kind is _Name:
+        return _moved_name(value, lines)
+    if kind is Position:
+        return _moved_position(value, lines)
+    moving = _MOVING.get(kind)
+    if moving is None or value is nodes.NO_DICE or value is nodes.NO_USES:
+        return value  # str, int, None, Duration, or a node without positions
+    copy = _new(kind)
+    state = copy.__dict__
+    state.update(value.__dict__)
+    for name in moving:
+        item = state[name]
+        if item is None:
+            continue
+        kind = type(item)
+        if kind is Position:
+            state[name] = _moved_position(item, lines)
+        elif kind is _Name:
+            state[name] = _moved_name(item, lines)
+        elif kind is not tuple or item:
+            state[name] = _moved(item, lines)
+    return copy
+
+
+def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> int | None:
+    """Blank out the lines of a bad statement; the index to parse from next, or None.
+
+    An indented line in the wrong place: its indented block is blanked and the
+    statement above it is read again. Any other error: the statement's lines (its
+    first line and the indented lines below it) are blanked.
+    """
+    bad = error.position.line - line_offset - 1
+    if not start <= bad < len(lines):
+        return None
+    head = bad
+    while head > start and not _is_top_level(lines[head]):
+        head -= 1
+    first = bad if error.message == INDENTED_LINE else head
+    changed = False
+    i = first
+    while i < len(lines) and (i == first or not _is_top_level(lines[i])):
+        if lines[i]:
+            lines[i] = _STAND_IN.get(lines[i].split(" ", 1)[0], "") if i == first else ""
+            changed = True
+        i += 1
+    return head if changed else None
+
+
+# a bad line that opens or continues a block is read again as a line that does the
+# same, so that its `end` is not reported as well
+_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times"}
