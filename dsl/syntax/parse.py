@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 import re
 from typing import Sequence
 
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..errors import Diagnostics, DramaError, Position
+from ..speed import paused_collector
 from . import nodes
 from .blocks import nest
 from .builder import Builder
@@ -57,17 +57,14 @@ def parse(text: str, file: str, line_offset: int = 0,
         raise TypeError("parse() needs the script as a str")
     sink = Diagnostics.of(errors)
     source_lines = normalise(text).split("\n")
-    # the parse makes many small objects and no cycles: the cyclic garbage
-    # collector would only slow it down
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    # the parse makes many small objects and no cycles (dsl/speed.py)
+    with paused_collector():
         reading = Reading(file, line_offset, source_lines)
         try:
             script = reading.grouped()
-        except DramaError:
+        except DramaError as error:
             if not sink.collecting:
-                raise
+                sink.report(error)          # placed in its file, and raised
             reading = Reading(file, line_offset, source_lines)
             script = reading.plain(sink)
         builder = reading.builder
@@ -76,9 +73,6 @@ def parse(text: str, file: str, line_offset: int = 0,
         if builder.control or sink.collecting:
             script = nodes.Script(file, nest(script.statements, sink))
         return script
-    finally:
-        if collecting:
-            gc.enable()
 
 
 class Reading:
