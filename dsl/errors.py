@@ -188,11 +188,12 @@ class Diagnostics:
 
     def report(self, error: DramaError) -> None:
         """Take an error (or each of an `ErrorList`); a stopping sink raises it."""
-        for one in getattr(error, "errors", None) or [error]:
+        each = getattr(error, "errors", None) or [error]
+        for one in each:
             self._place(one)
         if not self.collecting:
             raise error
-        for one in getattr(error, "errors", None) or [error]:
+        for one in each:
             key = _identity(one)
             if key in self._seen:
                 continue

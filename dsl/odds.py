@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
@@ -585,8 +586,11 @@ def as_dict(result: Odds) -> dict:
 def render(result: Odds, fmt: str = "text") -> str:
     """The odds as text for a terminal, Markdown tables or JSON: the data of
     `as_dict` through the renderer (dsl/render/, the templates `odds.*.j2`)."""
+    data = as_dict(result)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     from .render import render_report
-    return render_report("odds", as_dict(result), fmt)
+    return render_report("odds", data, fmt, raw_markdown=True)
 
 
 def format_text(result: Odds) -> str:

@@ -54,17 +54,7 @@ class Program:
             scenario = bind(scenario, list(cast) if cast else None, roles)
         source = scenario.script
         sources = SourceMap.of(source)
-        stop = Diagnostics(collect=False, place=sources.place)
-        script = parse(source.text, source.file, source.line_offset, errors=stop)
-        script = expand(script, os.path.dirname(scenario.path), stop, sources)
-        program = cls(scenario, script, sources)
-        if has_blocks(script):
-            found = Diagnostics(place=sources.place)
-            for error in check_script(script, program.names):
-                if not error.is_warning:
-                    found.report(error)
-            found.raise_first()
-        return program
+        return cls(scenario, _read_script(scenario, source.text, source.line_offset, sources), sources)
 
     @property
     def path(self) -> str:
@@ -74,13 +64,6 @@ class Program:
     def files(self) -> list[str]:
         """Every file the program was read from: the scenario's, and each included script."""
         return [*self.scenario.files, *self.sources.chains]
-
-    def with_script(self, text: str, file: str) -> "Program":
-        """The same scenario with another script (a recorded run, say)."""
-        sources = SourceMap(file)
-        stop = Diagnostics(collect=False, place=sources.place)
-        script = expand(parse(text, file, errors=stop), os.path.dirname(self.path), stop, sources)
-        return Program(self.scenario, script, sources)
 
     def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
                     errors: Diagnostics | None = None) -> Interpreter:
@@ -102,10 +85,23 @@ class Program:
     def read(self, text: str, file: str = "<table>", line_offset: int = 0) -> tuple[n.Statement, ...]:
         """The statements of a piece of script (a line typed at the table, say),
         with its includes read in. Raises the first DramaError."""
-        sources = SourceMap(file)
-        stop = Diagnostics(collect=False, place=sources.place)
-        script = parse(text, file, line_offset, errors=stop)
-        return expand(script, os.path.dirname(self.path), stop, sources).statements
+        return _read_script(self.scenario, text, line_offset, SourceMap(file)).statements
+
+
+def _read_script(scenario: Scenario, text: str, line_offset: int, sources: SourceMap) -> n.Script:
+    """A script of the scenario parsed, its includes read in, and, with `if` or
+    `repeat`, refused for an error in any branch, even one a run would not
+    reach (warnings are for `drama check`). Raises the first DramaError."""
+    stop = Diagnostics(collect=False, place=sources.place)
+    script = parse(text, sources.file, line_offset, errors=stop)
+    script = expand(script, os.path.dirname(scenario.path), stop, sources)
+    if has_blocks(script):
+        found = Diagnostics(place=sources.place)
+        for error in check_script(script, Names(scenario.cast, scenario.roles)):
+            if not error.is_warning:
+                found.report(error)
+        found.raise_first()
+    return script
 
 
 def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[DramaError]:
@@ -167,8 +163,9 @@ def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
     The seed changes nothing but `start.seed` (every die is given); pass the
     recorded run's seed to get its `start` event back exactly.
     """
-    program = Program(load_scenario(scenario_path), n.Script(file, ()), SourceMap(file))
-    return program.with_script(script_text, file).run(seed=seed)
+    sources = SourceMap(file)
+    scenario = load_scenario(scenario_path)
+    return Program(scenario, _read_script(scenario, script_text, 0, sources), sources).run(seed=seed)
 
 
 # ---------------------------------------------------------------------------

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .errors import DramaError
-from .render.report_filters import SPARKS, bins, spark, svg_bars  # noqa: F401 (where they were before)
 from .speed import paused_collector
 
 Z = 1.96                    # the normal quantile of a 95% two-sided interval
@@ -612,5 +611,8 @@ def render(data: dict, fmt: str = "text") -> str:
     histograms as inline SVG)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
+    if fmt == "json":
+        from .render import compact_json
+        return compact_json(data)
     from .render import render_report
     return render_report("simulate", data, fmt)

@@ -83,7 +83,7 @@ class Interpreter:
             self.pending = None
         try:
             # (only defeats of the running situation matter, and they are in `fallen`)
-            if (self.depth or self.mode.skips_fallen_everywhere) and self.fallen and kind in _MAY_SKIP \
+            if self.fallen and (self.depth or self.mode.skips_fallen_everywhere) and kind in _MAY_SKIP \
                     and self.game.drama is not None:
                 statement = self._without_defeated(statement)
                 if statement is None:

@@ -24,9 +24,7 @@ __all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", 
 KINDS = ("log", "transcript")
 FORMATS = ("text", "md", "html")
 # the reports of `drama simulate` and `drama odds`, and their formats
-REPORTS = {"simulate": ("text", "md", "json", "html"), "odds": ("text", "md", "json")}
-# the reports whose Markdown is written as it is, not HTML-escaped and tidied
-_RAW_MARKDOWN = ("odds",)
+REPORTS = {"simulate": ("text", "md", "html"), "odds": ("text", "md")}   # their templated formats
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _HTML_NAMES = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")
@@ -93,17 +91,17 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise _template_error(error, f"error in the template: {error}") from None
 
 
-def render_report(name: str, report: dict, format: str) -> str:
-    """A report that is not an event log, `simulate` or `odds` (see REPORTS), given
-    as the plain data of its `--format json`: that data as JSON, or the built-in
-    template `NAME.FORMAT.j2` rendered in the same sandbox as the logs, with the
-    report as `r` (and its `title`) and the filters of report_filters.py."""
+def render_report(name: str, report: dict, format: str, *, raw_markdown: bool = False) -> str:
+    """A report that is not an event log, `simulate` or `odds` (see REPORTS),
+    given as the plain data of its `--format json`: the built-in template
+    `NAME.FORMAT.j2` rendered in the same sandbox as the logs, with the report
+    as `r` (and its `title`) and the filters of report_filters.py. With
+    `raw_markdown`, Markdown is written as the template lays it out, neither
+    HTML-escaped nor tidied. (A report's JSON is its caller's: the data as it is.)"""
     if format not in REPORTS[name]:
         raise ValueError(f"format must be one of {REPORTS[name]}, not {format!r}")
-    if format == "json":
-        return compact_json(report) if name == "simulate" else json.dumps(report, indent=2, ensure_ascii=False) + "\n"
     from jinja2.exceptions import TemplateError
-    raw = format == "md" and name in _RAW_MARKDOWN
+    raw = format == "md" and raw_markdown
     environment, template = _environment(format, name, None, escape=False if raw else None)
     environment.filters.update(REPORT_FILTERS)
     try:

@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 from ..placeholders import literal
 from .vocabulary import AFTER_ACTOR, MAX_DIGITS, NAME_ENDS, NARRATION, PHRASE_ENDS, STATEMENT_WORDS, WORD
 
-__all__ = ["record", "normalise", "replay", "write_record", "name_text", "actor_text", "intent_text",
+__all__ = ["record", "normalise", "write_record", "name_text", "actor_text", "intent_text",
            "phrase_text", "quoted"]
 
 # ------------------------------------------------------------------ quoting
