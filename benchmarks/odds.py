@@ -69,7 +69,7 @@ def texts(dice: int) -> tuple[str, str]:
 CHILD = r"""
 import json, statistics, sys, time
 t0 = time.perf_counter()
-import dsl.cli, dsl.odds
+import dsl.cli.odds, dsl.odds
 from dsl import load
 from dsl.syntax import nodes
 from dsl.syntax import parse

@@ -1,0 +1,63 @@
+"""The `drama` command: its table of subcommands, each loaded only when it runs.
+
+Each subcommand lives in a module of this package (`run.py` holds `run`,
+`render` and `check`; `odds.py`; `simulate.py`; ...). To add one, write its
+module with a `click.command` and add a line to `COMMANDS`: `drama --help`
+lists it, and running another subcommand never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .. import __version__
+
+# name -> (module of this package, attribute, one line of help for `drama --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": ("run", "run_command", "Run a scenario and print the session log or the transcript."),
+    "render": ("run", "render_command", "Render a saved event log without running anything."),
+    "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error."),
+    "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
+    "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
+}
+
+
+class _Commands(click.Group):
+    """A group whose subcommands are imported when they are run (or asked for help)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attribute, _ = COMMANDS[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # the one-line help comes from the table, so `drama --help` imports no subcommand
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, _, short) in COMMANDS.items()])
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="drama")
+def main() -> None:
+    """Run scenarios of dramatic situations: settings and casts in YAML, scripts in
+    the drama language; session logs and transcripts as text, Markdown or HTML,
+    and the event log as JSON Lines.
+
+    \b
+    Examples:
+      drama run scenarios/emberfall/scenario.yaml
+      drama run scenarios/emberfall/scenario.yaml --format json
+      drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o out.html
+      drama render events.jsonl --as log --format md
+      drama check scenarios/emberfall/scenario.yaml
+    """
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,139 @@
+"""What the `drama` commands share: printing errors, writing outputs, and the common options."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import DramaError
+from ..events import to_json_lines
+
+OUTPUTS = """
+\b
+Output:
+  --format [text|json]   a line per event, or the event log as JSON Lines
+  --format [md|html]     the session log in Markdown, or as one HTML page
+  --as transcript        the story of the session instead of the log
+                         (text, md or html; json ignores --as)
+  --template FILE_OR_DIR your own template, or a folder of templates that
+                         come before the built-in ones (docs/templates.md)
+"""
+
+
+def fail(errors: list[DramaError]) -> None:
+    """Print the errors (and warnings) and exit with status 1 if there is an error."""
+    for error in errors:
+        click.echo(error.format(), err=True)
+    count = sum(not error.is_warning for error in errors)
+    warnings = len(errors) - count
+    if len(errors) > 1:
+        said = [f"{count} {'error' if count == 1 else 'errors'}"] if count else []
+        if warnings:
+            said.append(f"{warnings} {'warning' if warnings == 1 else 'warnings'}")
+        click.echo(", ".join(said), err=True)
+    if count:
+        sys.exit(1)
+
+
+def write_output(path: str, text: str, inputs: list[str]) -> None:
+    """Write `text` to `path` atomically (a temporary file, then a rename), never
+    over one of the run's input files.
+
+    A link is written through (its target is replaced, the link stays); a device
+    or a pipe (/dev/stdout) is written to as it is; a new file gets the usual
+    permissions (0666 less the umask), a replaced file keeps its own."""
+    target = Path(path)
+    for source in inputs:
+        try:
+            if target.exists() and target.resolve() == Path(source).resolve():
+                raise DramaError("E501", f"refusing to write over the input file {path}",
+                                 expected="another output file with -o")
+        except OSError:
+            continue
+    try:
+        real = target.resolve() if target.is_symlink() else target
+        mode = real.stat().st_mode if real.exists() else None
+    except OSError as error:
+        raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise DramaError("E501", f"cannot write {path}: it is a folder", expected="a file name with -o")
+        try:                                   # a device or a pipe: no rename, just write
+            with open(real, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        except OSError as error:
+            raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+        return
+    folder = real.parent if str(real.parent) else Path(".")
+    if not folder.is_dir():
+        raise DramaError("E501", f"cannot write {path}: the folder {folder} does not exist")
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        permissions = 0o666 & ~umask
+    else:
+        permissions = stat.S_IMODE(mode)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+            os.chmod(temporary, permissions)
+            os.replace(temporary, real)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+
+
+def bindings(roles: tuple[str, ...]) -> dict[str, str]:
+    """`--role hero=Kara` options as a mapping; a malformed one is a usage error."""
+    bound: dict[str, str] = {}
+    for item in roles:
+        role, equals, party = item.partition("=")
+        if not equals or not role.strip() or not party.strip():
+            raise click.BadParameter(f"'{item}' is not ROLE=PARTY, e.g. hero=Kara", param_hint="'--role'")
+        bound[role.strip()] = party.strip()
+    return bound
+
+
+def render_options(command):
+    """The options that choose what to print, shared by `run` and `render`."""
+    for option in reversed([
+        click.option("--format", "fmt", type=click.Choice(["text", "json", "md", "html"]), default="text",
+                     show_default=True,
+                     help="text: plain text; json: the event log as JSON Lines; md: Markdown; "
+                          "html: one self-contained HTML page."),
+        click.option("--as", "as_", type=click.Choice(["log", "transcript"]), default="log", show_default=True,
+                     help="log: the session log, every mechanic; transcript: the story of the session, "
+                          "in prose. Ignored with --format json."),
+        click.option("--numbers", is_flag=True,
+                     help="Put the values (rolls, sides' values, what came back) into a transcript."),
+        click.option("--template", type=click.Path(), default=None, metavar="FILE_OR_DIR",
+                     help="A template file to render, or a folder of templates that come before the "
+                          "built-in ones (log.md.j2, transcript.html.j2, ...). See docs/templates.md."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                     help="Write to this file (atomically) instead of standard output."),
+    ]):
+        command = option(command)
+    return command
+
+
+def output_text(events: list[dict], fmt: str, as_: str, numbers: bool, template: str | None) -> str:
+    if fmt == "json":
+        return to_json_lines(events)
+    from ..render import render          # Jinja is loaded only when something is rendered
+    return render(events, as_=as_, format=fmt, template=template, numbers=numbers)
+
+
+def emit(text: str, output: str | None, inputs: list[str]) -> None:
+    if output:
+        write_output(output, text, inputs)
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,118 @@
+"""`drama run`, `drama render` and `drama check`: a scenario run, a saved event log rendered, a scenario checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import DramaError
+from .common import OUTPUTS, bindings, emit, fail, output_text, render_options, write_output
+
+EXAMPLES_RUN = OUTPUTS + """
+\b
+Examples:
+  drama run scenarios/emberfall/scenario.yaml
+  drama run scenarios/emberfall/scenario.yaml --format json -o events.jsonl
+  drama run scenarios/ambush/scenario.yaml --seed 7
+  drama run scenarios/ambush/scenario.yaml --seed 7 --record ambush-7.drama
+  drama run scenarios/emberfall/scenario.yaml --as transcript --format md
+  drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o emberfall.html
+  drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2
+"""
+
+EXAMPLES_RENDER = OUTPUTS + """
+\b
+Examples:
+  drama run scenarios/emberfall/scenario.yaml --format json -o emberfall.jsonl
+  drama render emberfall.jsonl --as log --format md -o emberfall.md
+  drama render emberfall.jsonl --as transcript --format html -o emberfall.html
+  drama render emberfall.jsonl --as transcript --numbers
+  drama render emberfall.jsonl --format html --template my-templates/
+"""
+
+EXAMPLES_CHECK = """
+\b
+Examples:
+  drama check scenarios/emberfall/scenario.yaml
+  drama check my-adventure.yaml --lenient
+"""
+
+
+@click.command("run", epilog=EXAMPLES_RUN)
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the dice that the script asks the engine to roll (0 or more).")
+@render_options
+@click.option("--lenient", is_flag=True,
+              help="Let the setting's tie policy (or the dice) settle ties the script does not name.")
+@click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
+              help="Run with this cast instead of the scenario's (repeat for a cast in several files).")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
+              help="Bind one of the adventure's roles to a party of the cast (repeatable).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
+              help="Also write the run as a play log: a script with every die given and every tie named, "
+                   "which replays to the same events.")
+@click.option("--roll-given", is_flag=True,
+              help="Roll the dice the script gives afresh, as `drama simulate` does (to replay one of its runs).")
+def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
+                output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
+                record_file: str | None, roll_given: bool = False) -> None:
+    """Run SCENARIO (a scenario YAML file) and print what happened: the session
+    log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
+    try:
+        from ..interpreter import FRESH, PLAY
+        from ..pipeline import Program
+        program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
+        events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
+        text = output_text(events, fmt, as_, numbers, template)
+        # every file the run read, to keep -o and --record off them
+        inputs = [scenario, *program.files, *casts] + ([template] if template else [])
+        if record_file:
+            from ..syntax.printer import record
+            if output and Path(output).resolve() == Path(record_file).resolve():
+                raise DramaError("E501", f"-o and --record both name {output}",
+                                 expected="two different files")
+            try:
+                played = record(events, scenario=scenario)
+            except ValueError as error:
+                raise DramaError("E501", f"cannot record the run: {error}") from None
+            write_output(record_file, played, inputs)
+        emit(text, output, inputs)
+    except DramaError as error:
+        fail(getattr(error, "errors", [error]))
+
+
+@click.command("render", epilog=EXAMPLES_RENDER)
+@click.argument("events_file", metavar="EVENTS.jsonl", type=click.Path(dir_okay=False))
+@render_options
+def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template: str | None,
+                   output: str | None) -> None:
+    """Render a saved event log (EVENTS.jsonl, written by `drama run --format json`)
+    without running anything: the session log or the transcript, as text,
+    Markdown or HTML."""
+    from ..render import read_event_log
+    try:
+        events = read_event_log(events_file)
+        text = output_text(events, fmt, as_, numbers, template)
+        emit(text, output, [events_file] + ([template] if template else []))
+    except DramaError as error:
+        fail(getattr(error, "errors", [error]))
+
+
+@click.command("check", epilog=EXAMPLES_CHECK)
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed for the dice rolled in the dry run (0 or more).")
+@click.option("--lenient", is_flag=True, help="Let the tie policy settle unnamed ties.")
+@click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
+              help="Check with this cast instead of the scenario's (repeatable).")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
+              help="Bind one of the adventure's roles to a party of the cast (repeatable).")
+def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...]) -> None:
+    """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
+    from ..pipeline import check
+    errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=bindings(roles))
+    if errors:
+        fail(errors)          # returns when they are all warnings
+    click.echo(f"{scenario}: ok")

@@ -1,0 +1,96 @@
+"""`drama simulate`: many seeded runs of a scenario, and what they add up to."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import DramaError
+from .common import bindings, emit, fail
+
+
+EXAMPLES_SIMULATE = """
+\b
+Every run uses fresh dice: the script's `roll` forms, and its given dice
+rolled afresh; unnamed ties are settled as in --lenient. Run i has its own
+seed, derived from --seed and i, so the summary is the same whatever --jobs.
+Ctrl-C stops early and prints the summary of the runs done (exit status 130).
+\b
+Examples:
+  drama simulate scenarios/skirmish/scenario.yaml --runs 2000 --seed 1
+  drama simulate scenarios/skirmish/scenario.yaml --runs 20000 --jobs auto
+  drama simulate scenarios/skirmish/scenario.yaml --format md -o skirmish.md
+  drama simulate scenarios/skirmish/scenario.yaml --format html -o skirmish.html
+  drama simulate scenarios/skirmish/scenario.yaml --format json | jq '.parties[].quintessence.mean'
+"""
+
+
+class _Jobs(click.ParamType):
+    """`--jobs`: a number of processes, 0 or more, or `auto` (0: one per CPU)."""
+
+    name = "J"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            number = value
+        elif str(value).strip().lower() == "auto":
+            return 0
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"'{value}' is not a number of processes (0 or more) or 'auto'", param, ctx)
+        if number < 0:
+            self.fail(f"{number} is not 0 or more (0 or auto: one process per CPU)", param, ctx)
+        return number
+
+
+@click.command("simulate", epilog=EXAMPLES_SIMULATE)
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--runs", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="How many times to run the scenario (1 or more).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="The seed the seeds of the runs are derived from (0 or more).")
+@click.option("--jobs", type=_Jobs(), default="1", show_default=True,
+              help="Processes to spread the runs over; 0 or auto: one per CPU.")
+@click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
+              help="Run with this cast instead of the scenario's (repeatable).")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
+              help="Bind one of the adventure's roles to a party of the cast (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json", "html"]), default="text",
+              show_default=True,
+              help="text: tables for a terminal; md: Markdown; json: the figures as data; "
+                   "html: one self-contained page with histograms.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file (atomically) instead of standard output.")
+def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tuple[str, ...],
+                     roles: tuple[str, ...], fmt: str, output: str | None) -> None:
+    """Run SCENARIO many times with random dice and report the odds, with 95%
+    confidence intervals: each party's chance of defeat in each dramatic
+    situation, final quintessence and damage pool, rounds per situation, and
+    how often each branch was taken. See docs/simulate.md."""
+    from .. import simulate as sim
+    bound = bindings(roles)
+    try:
+        prepared = sim.prepare(scenario, casts, bound)
+        if sys.stderr.isatty():
+            with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
+                result = sim.simulate(prepared, runs, seed, jobs, bar.update)
+        else:
+            result = sim.simulate(prepared, runs, seed, jobs)
+        text = sim.render(result.report(), fmt)
+        emit(text, output, [scenario, *prepared.scenario.files, *casts])
+    except DramaError as error:
+        fail(getattr(error, "errors", [error]))
+    except KeyboardInterrupt:       # before the runs began, or while writing: nothing to report
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    done = result.aggregate.completed + result.aggregate.failed
+    if result.interrupted:
+        click.echo(f"interrupted: {done:,} of {runs:,} runs done", err=True)
+    elif sys.stderr.isatty():
+        rate = done / result.seconds if result.seconds else 0.0
+        click.echo(f"{done:,} runs in {result.seconds:.1f} s ({rate:,.0f} runs/s)", err=True)
+    if result.interrupted:
+        sys.exit(130)
