@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..errors import DramaError
+from ..errors import DramaError, Position
 from .common import fail
 
 EXAMPLES = """
@@ -35,7 +35,7 @@ def default_journal(scenario: str, resume: bool) -> str:
                     if (m := _NUMBERED.match(name))))
     if resume:
         if not found:
-            raise DramaError("E902", f"there is no journal to resume in {folder}",
+            raise DramaError("E902", f"there is no journal to resume in {folder}", position=Position(scenario, 1, 1),
                              hint="start a session without --resume, or name the journal with --journal")
         return os.path.join(folder, found[-1][2])
     today = datetime.date.today().isoformat()
@@ -72,7 +72,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         path = journal_path or default_journal(scenario, resume)
         if resume:
             if not os.path.exists(path):
-                raise DramaError("E902", f"there is no journal {path} to resume",
+                raise DramaError("E902", f"there is no journal {path} to resume", position=Position(path, 1, 1),
                                  hint="start the session without --resume")
             table, warning = Table.resume(program, path, seed=seed)
             if warning is not None:

@@ -68,7 +68,7 @@ class Table:
         """A new session with a new journal at `path` (E901 when it exists)."""
         import os
         if os.path.exists(path):
-            raise DramaError("E901", f"the journal {path} exists already",
+            raise DramaError("E901", f"the journal {path} exists already", position=Position(path, 1, 1),
                              hint="continue it with --resume, or name another with --journal")
         header = record(program.session().events, scenario=program.path)
         header += f"# drama play: one entry per `# play N:` line; the table's dice came from seed {seed}.\n"
@@ -88,6 +88,8 @@ class Table:
             try:
                 table._apply(entry)
             except DramaError as error:
+                if error.code == "E904":
+                    error.at(Position(path, raw.first_line + raw.text.count("\n") + 1, 1))
                 error.notes.append(f"replaying entry {len(table.entries) + 1} of the journal {path}")
                 raise
         warning = None
@@ -179,11 +181,9 @@ class Table:
     def play_text(self, text: str, calls: Calls = EngineCalls()) -> Entry:
         """Play a piece of script typed at the table (free play)."""
         statements = self.program.read(text, "<table>")
-        if not statements:
-            raise DramaError("E906", "nothing to play: the line holds no statement", position=Position("<table>", 1, 1))
         blocks = [s for s in statements if isinstance(s, (n.IfBlock, n.Loop))]
         if blocks:
-            raise DramaError("E907", "`if` and `repeat` cannot be typed at the table", position=blocks[0].pos,
+            raise DramaError("E002", "`if` and `repeat` cannot be typed at the table", position=blocks[0].pos,
                              expected="one statement of the language, or an action with its defences")
         return self._accept(list(statements), j.Marker("free"), calls)
 
@@ -246,7 +246,8 @@ class Table:
         marker = entry.marker
         if marker.kind in ("script", "skip"):
             statement = self._walk.peek(session.holds)
-            if statement is None or statement.pos.line != marker.line:
+            if statement is None or statement.pos.line != marker.line or (
+                    marker.kind == "script" and entry.statements and type(entry.statements[0]) is not type(statement)):
                 at = "the end of the script" if statement is None else f"line {statement.pos.line}"
                 raise DramaError("E904", f"the journal does not follow the script: its entry {len(self.entries) + 1} "
                                  f"came from line {marker.line}, but the script is at {at}",

@@ -76,7 +76,8 @@ def read(path: str) -> Contents:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise DramaError("E902", f"cannot read the journal {path}: {error.strerror or error}") from None
+        raise DramaError("E902", f"cannot read the journal {path}: {error.strerror or error}",
+                         position=Position(path, 1, 1)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -135,6 +136,7 @@ class Journal:
                 os.close(fd)
         except OSError as error:
             raise DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
+                             position=Position(self.path, 1, 1),
                              hint="nothing of this entry was accepted; free some space and try again") from None
 
     def rewrite(self, text: str) -> None:
@@ -170,7 +172,8 @@ def write_atomically(path: str, text: str) -> None:
         finally:
             os.close(directory)
     except OSError as error:
-        raise DramaError("E905", f"cannot write {path}: {error.strerror or error}") from None
+        raise DramaError("E905", f"cannot write {path}: {error.strerror or error}",
+                         position=Position(path, 1, 1)) from None
 
 
 def scenario_text(scenario_path: str, journal_path: str, title: str, roles: dict) -> str:

@@ -147,11 +147,20 @@ class TableLoop:
     # ------------------------------------------------------------ the calls
 
     def ask(self, prompt: str) -> str:
-        """A line for a call: a table command or a statement stops the entry (`Typed`)."""
+        """A line for a call: a table command stops the entry (`Typed`)."""
         line = self.read(prompt).strip()
-        if line.startswith("/") or (line and not DICE.match(line) and _looks_like_statement(line)):
+        if line.startswith("/"):
             raise Typed(line)
         return line
+
+    def not_an_answer(self, line: str, what: str) -> None:
+        """A line that is no answer: a statement of the language stops the entry (free play), else say what is asked."""
+        try:
+            self.table.program.read(line, "<table>")
+        except DramaError:
+            self.say(f"  {what}")
+            return
+        raise Typed(line)
 
     def __call__(self, ask):
         """The table's calls, asked of the game master (see `dsl/table/calls.py`)."""
@@ -174,7 +183,7 @@ class TableLoop:
                 return None
             faces = _numbers(line)
             if faces is None:
-                self.say(f"  dice are faces from 1 to {ask.sides}, e.g. `6 4 1`")
+                self.not_an_answer(line, f"dice are faces from 1 to {ask.sides}, e.g. `6 4 1`")
                 continue
             bad = [f for f in faces if not 1 <= f <= ask.sides]
             if bad:
@@ -194,7 +203,7 @@ class TableLoop:
             if found is not None:
                 return found
             hint = did_you_mean(line, choices) if line else None
-            self.say(f"  the vote goes to {one_of(choices)}" + (f" ({hint})" if hint else ""))
+            self.not_an_answer(line, f"the vote goes to {one_of(choices)}" + (f" ({hint})" if hint else ""))
 
     def _split(self, ask: SplitAsk):
         side = " & ".join(ask.side)
@@ -212,8 +221,11 @@ class TableLoop:
                     break
                 shares[" ".join(words[:-1])] = int(words[-1])
             unknown = [pid for pid in shares if pid not in ask.side]
-            if not ok or unknown or sum(shares.values()) != ask.amount:
-                self.say(f"  the shares are `PARTY N` of {one_of(ask.side)}, adding up to {ask.amount}")
+            if not ok or unknown:
+                self.not_an_answer(line, f"the shares are `PARTY N` of {one_of(ask.side)}, adding up to {ask.amount}")
+                continue
+            if sum(shares.values()) != ask.amount:
+                self.say(f"  the shares add up to {sum(shares.values())}, not {ask.amount} (R10)")
                 continue
             return shares
 
@@ -237,7 +249,7 @@ class TableLoop:
                 return None
             numbers = _numbers(line)
             if numbers is None or len(numbers) != len(ask.parties):
-                self.say(f"  one result for each of {', '.join(ask.parties)}, in that order")
+                self.not_an_answer(line, f"one result for each of {', '.join(ask.parties)}, in that order")
                 continue
             return dict(zip(ask.parties, numbers))
 
@@ -444,11 +456,6 @@ def _numbers(line: str) -> list[int] | None:
 
 def _even(amount: int, parts: int) -> list[int]:
     return [amount // parts + (1 if i < amount % parts else 0) for i in range(parts)]
-
-
-def _looks_like_statement(line: str) -> bool:
-    """Whether an answer is rather a statement (free play): it has more than one word, or is a keyword."""
-    return len(line.split()) > 1 or line.startswith(">")
 
 
 def _asks(group: list[n.Statement]) -> bool:
