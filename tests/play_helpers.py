@@ -76,7 +76,7 @@ def hall(folder: Path, *, ties: str = "vote") -> Path:
 
 def env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1", COLUMNS="100", LINES="40")
+                PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1", COLUMNS="300", LINES="40")
 
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r")
@@ -94,7 +94,7 @@ class Terminal:
         import pexpect
         self.pexpect = pexpect
         self.child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", *args], env=env(), encoding="utf-8",
-                                   timeout=timeout, dimensions=(40, 100), cwd=cwd)
+                                   timeout=timeout, dimensions=(50, 300), cwd=cwd)
         self.seen = ""
 
     def expect(self, text: str) -> str:
@@ -105,9 +105,17 @@ class Terminal:
         return plain(before)
 
     def answer(self, prompt: str, line: str) -> str:
+        """Wait for a prompt, answer it, and wait for prompt_toolkit to draw the accepted line again.
+        Returns what came out before the prompt (the answer to the line before)."""
         before = self.expect(prompt)
         self.child.sendline(line)
+        self.done()
         return before
+
+    def done(self) -> None:
+        """Wait until prompt_toolkit has accepted the line (it turns bracketed paste off then):
+        what comes after is the table's answer to it."""
+        self.child.expect_exact("\x1b[?2004l")
 
     def send(self, line: str) -> None:
         self.child.sendline(line)

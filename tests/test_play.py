@@ -317,3 +317,107 @@ def test_the_player_board_data_has_no_numbers_for_hidden_parties(tmp_path):
     assert row["hidden"] and not {"available", "damage_pool", "maximum"} & set(row)
     assert next(p for p in data["parties"] if p["id"] == "Kara")["available"] == 6
     assert [s.hidden for s in program.scenario.cast] == [False, False, True]
+
+
+# ---------------------------------------------------------------------------- through a real terminal
+
+def test_a_whole_session_at_the_terminal(tmp_path):
+    """Dice typed and engine-rolled, the tie vote (R11), the split (R10), the option (R8), a free
+    statement and a refused one, completion with Tab, and every table command."""
+    scenario = hall(tmp_path)
+    path = tmp_path / "j.drama"
+    t = Terminal(str(scenario), "--journal", str(path), "--seed", "4")
+    for _ in range(4):                               # scene, drama, initiative (given), round
+        t.answer("Enter plays it>", "")
+    ROLLS = "(Enter: the engine rolls)>"
+    assert "Kara may roll up to 3 dice: Sorcery 3" in t.answer(ROLLS, "4")
+    t.answer(ROLLS, "9")                             # Overlord's: a d6 has no 9, asked again
+    assert "a d6 has no face 9" in t.answer(ROLLS, "4")
+    t.answer("who won the vote? (Kara or Overlord)>", "Kara")
+    assert "Overlord may roll up to 2 dice" in t.answer(ROLLS, "6 6")
+    t.answer(ROLLS, "2")                             # Kara's, in the joint defence
+    t.answer(ROLLS, "2 2")                           # Bren's
+    t.answer("(Enter: the lead first)>", "Kara 1, Bren 2")
+    t.answer("or Enter for none>", "dictate the pillars fall")
+    board = t.answer("Enter plays it>", "")          # the loop's first round
+    assert "Kara          5     1    6" in board and "Bren          3     2    5" in board
+    # free play at a dice prompt, and a refused statement: the prompt comes back
+    assert "Bren may roll" in t.answer(ROLLS, "> The hall shakes.")
+    t.answer(ROLLS, "Kara fireball -> Overlrd, roll")
+    refused = t.answer(ROLLS, "")                    # the engine rolls Bren's dice
+    t.answer(ROLLS, "")                              # and Overlord's
+    # every table command
+    t.answer("Enter plays it>", "/board")
+    t.answer("Enter plays it>", "/state Bren")
+    t.answer("Enter plays it>", "/odds Kara fireball -> Overlord, roll | Overlord defends with Cunning, roll")
+    t.answer("Enter plays it>", "/help")
+    t.answer("Enter plays it>", "/save")
+    t.expect("Enter plays it>")
+    t.child.send("/und\t")                           # Tab completes the command
+    t.expect("/undo")
+    t.send("")
+    t.done()
+    t.answer(ROLLS, "/redo")
+    t.answer("Enter plays it>", "/skip")             # the round: Bren then acts twice in it
+    twice = t.answer("/skip passes over it>", "/quit")
+    out = t.finish()
+    assert "The hall shakes." in out
+    assert "<table>:1:18: error[E201]" in refused and "Overlrd" in refused
+    assert "^^^^^^^" in refused and "did you mean 'Overlord'" in refused
+    assert re.search(r"Bren \(Bren Ironhand\): \d available, damage pool \d, maximum 5", out)
+    assert "Kara wins" in out and "%" in out                              # /odds
+    assert "/undo" in out and "/quit" in out                               # /help
+    assert f"saved: every entry is in {path}" in out
+    assert "undone: Bren bash -> Overlord" in out and "redone: Bren bash -> Overlord" in out
+    assert "skipped line 12" in out
+    assert "error[E309]" in twice
+    text = path.read_text(encoding="utf-8")
+    assert "Kara bolt -> Overlord with Sorcery, rolled 4\nOverlord defends with Cunning, rolled 4\ntie Kara\n" in text
+    assert "split Kara 1, Bren 2\n" in text and 'Overlord dictates "the pillars fall"' in text
+    assert "> The hall shakes.\n# play 9: typed at the table\n" in text
+    # the session replays with drama run, and tells itself as prose
+    program = Program.compile(scenario)
+    table, _ = Table.resume(program, str(path))
+    yaml = path.with_suffix(".yaml")
+    assert dsl.run(yaml) == table.final_events()
+    done = subprocess.run([sys.executable, "-m", "dsl", "run", str(yaml), "--as", "transcript"],
+                          capture_output=True, text=True, env=env(), timeout=60)
+    assert done.returncode == 0 and "the pillars fall" in done.stdout
+    # the history is kept next to the journal
+    assert "/odds Kara fireball" in path.with_suffix(".history").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_asks_and_ctrl_d_quits_and_nothing_is_lost(tmp_path):
+    scenario = hall(tmp_path)
+    path = tmp_path / "j.drama"
+    t = Terminal(str(scenario), "--journal", str(path))
+    t.answer("Enter plays it>", "")
+    t.expect("Enter plays it>")
+    t.control("c")
+    t.done()
+    t.answer("quit? the journal is safe (y/N)>", "n")
+    t.answer("Enter plays it>", "")                  # the drama begins
+    t.expect("Enter plays it>")
+    t.control("d")
+    out = t.finish()
+    assert "journal:" in out and "(2 entries, all saved)" in out
+    table, warning = Table.resume(Program.compile(scenario), str(path))
+    assert warning is None and len(table.entries) == 2 and table.board().drama == "Hall"
+    t = Terminal(str(scenario), "--journal", str(path), "--resume")
+    t.expect("Enter plays it>")
+    t.control("c")
+    t.done()
+    t.answer("quit? the journal is safe (y/N)>", "y")
+    assert "(2 entries, all saved)" in t.finish()
+
+
+def test_completion_offers_keywords_parties_and_the_acting_partys_words(tmp_path):
+    from dsl.table.table import completion_words
+    program = Program.compile(hall(tmp_path))
+    table = Table.start(program, str(tmp_path / "j.drama"))
+    words = completion_words(table, "Kara fireball -> Overlord with ")
+    assert {"Sorcery", "Agility", "Ember Staff", "fireball", "Overlord", "Bren", "roll", "rolled",
+            "drama", "recovers"} <= set(words)
+    assert "Strength" not in words                       # Bren's, not the acting party's
+    assert "Strength" in completion_words(table, "Bren bash -> Kara with ")
+    assert "/undo" in completion_words(table, "/u")

@@ -130,6 +130,7 @@ class TableLoop:
         self.on_change = on_change or (lambda table: None)
         self.title = title
         self.scenario_file = scenario_file
+        self.refused = False                 # the script's next statement was refused by the rules
 
     # ------------------------------------------------------------ output
 
@@ -300,18 +301,19 @@ class TableLoop:
                 self.typed(line)
                 return
             self.say(self.shown(group))
-            if not _asks(group):
-                line = self.read("Enter plays it> ").strip()
+            if self.refused or not _asks(group):
+                line = self.read("Enter tries it again, /skip passes over it> " if self.refused
+                                 else "Enter plays it> ").strip()
                 if line:
                     self.typed(line)
                     return
+            self.refused = False
             self.accepted(table.play_script(self))
         except Typed as typed:
             self.typed(typed.text)
         except DramaError as error:
             self.show_error(error)
-            if error.position is not None and error.position.file != "<table>":
-                self.say("  (/skip passes over it; or type what happens instead)")
+            self.refused = True             # the script's statement is not tried again unasked
 
     def shown(self, group: list[n.Statement]) -> str:
         lines = []
@@ -326,6 +328,7 @@ class TableLoop:
     def accepted(self, entry) -> None:
         if entry is None:
             return
+        self.refused = False
         for line in entry.text.strip("\n").splitlines():
             self.say(f"  + {line}")
         self.show_board()
@@ -345,6 +348,16 @@ class TableLoop:
             self.show_error(error, text)
             return
         if statements and isinstance(statements[-1], (n.Action, n.Defence)):
+            last = statements[-1]
+            names = self.table.session.interpreter.names
+            try:                       # a misspelt name is told now, before the defences are typed
+                for name in (*getattr(last, "actors", ()), *getattr(last, "parties", ()),
+                             *([last.target] if getattr(last, "target", None) is not None else []),
+                             *getattr(last, "extra_targets", ())):
+                    names.party(name)
+            except DramaError as error:
+                self.show_error(error.at(last.pos), text)
+                return
             while True:               # the defences, ties and split of a typed action
                 more = self.read("  ... a defence, `tie`, `split` (Enter: done)> ")
                 if not more.strip():
@@ -394,6 +407,7 @@ class TableLoop:
             if entry is None:
                 self.say("  the script has ended: nothing to skip")
             else:
+                self.refused = False
                 self.say(f"  skipped line {entry.marker.line}")
                 self.on_change(table)
         elif name == "state":
