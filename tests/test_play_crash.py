@@ -75,7 +75,7 @@ def test_a_sigkill_at_any_point_loses_no_accepted_entry(tmp_path):
             process = play(scenario, path, out)
             process.stdin.write("\n".join(ANSWERS) + "\n")
             process.stdin.flush()
-            time.sleep(chances.uniform(0.05, took * 0.9))
+            time.sleep(chances.uniform(took * 0.3, took * 0.95))
             os.kill(process.pid, signal.SIGKILL)
             process.wait(timeout=30)
         shown = boards_shown(output.read_text(encoding="utf-8"))
