@@ -30,7 +30,7 @@ _NUMBERED = re.compile(r"^(\d{4}-\d\d-\d\d)-(\d+)\.drama$")
 
 def default_journal(scenario: str, resume: bool) -> str:
     """SCENARIO-DIR/journal/DATE-N.drama: a new one, or with --resume the latest (E902 when none)."""
-    folder = os.path.join(os.path.dirname(scenario) or ".", "journal")
+    folder = os.path.join(os.path.dirname(scenario), "journal")
     found = sorted(((m.group(1), int(m.group(2)), name) for name in (os.listdir(folder) if os.path.isdir(folder) else ())
                     if (m := _NUMBERED.match(name))))
     if resume:
@@ -76,7 +76,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
                                  hint="start the session without --resume")
             table, warning = Table.resume(program, path, seed=seed)
             if warning is not None:
-                click.echo(warning.format(), err=True)
+                click.echo(warning.format(getattr(warning, "source", None)), err=True)
         else:
             table = Table.start(program, path, seed=seed)
         scenario_file = os.path.splitext(path)[0] + ".yaml"

@@ -98,6 +98,7 @@ class Table:
             warning = DramaError("W030", f"the journal ended in a torn entry (a write cut short); it was dropped: "
                                  f"{first[:60]!r}", position=Position(path, contents.torn_line, 1),
                                  hint="nothing before it was touched; play that statement again")
+            warning.source = table.text() + contents.torn      # the journal as it was, for the caret line
             table.journal.rewrite(table.text())
         return table, warning
 
@@ -248,9 +249,11 @@ class Table:
             statement = self._walk.peek(session.holds)
             if statement is None or statement.pos.line != marker.line or (
                     marker.kind == "script" and entry.statements and type(entry.statements[0]) is not type(statement)):
-                at = "the end of the script" if statement is None else f"line {statement.pos.line}"
+                at = "the script has ended there" if statement is None else \
+                    f"the script is at line {statement.pos.line} there" if statement.pos.line != marker.line else \
+                    f"the script has another statement on line {marker.line} now"
                 raise DramaError("E904", f"the journal does not follow the script: its entry {len(self.entries) + 1} "
-                                 f"came from line {marker.line}, but the script is at {at}",
+                                 f"came from line {marker.line}, but {at}",
                                  hint="the script was changed since the session was played; "
                                       "play the journal with `drama run`, or restore the script")
             self._walk.advance(marker.count)
