@@ -139,7 +139,7 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     (error,) = unknown
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
-    assert error.expected == "'name', 'quintessence', 'traits', 'treasures', 'members' or 'moves'"
+    assert error.expected == "'name', 'quintessence', 'traits', 'treasures', 'members', 'moves' or 'hidden'"
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass
