@@ -45,9 +45,11 @@ def boards_shown(text: str) -> list[str]:
     for chunk in text.split("The Test Hall  ")[1:]:
         lines = chunk.splitlines()
         board = ["The Test Hall  " + lines[0]]
+        folded = False                      # the last exchange's line may fold onto the next
         for line in lines[1:]:
-            if not row.match(line):
+            if not (row.match(line) or folded and not line.startswith(" ") and ">" not in line):
                 break
+            folded = folded or line.startswith("last:")
             board.append(line.rstrip())
         out.append("\n".join(board))
     return out
