@@ -80,6 +80,8 @@ class _Output:
         self.stream: "_Stream | None" = None
         self.backup: str | None = None           # the replaced file, while committing
         self.existed = False
+        self.reserved = False                    # named before its text (`reserve`)
+        self.staged = False                      # its text or stream given
 
 
 class _Stream:
@@ -176,7 +178,7 @@ class Outputs:
         """Check now that `path` can be written (its folder exists, it is no
         input, no other output); its text comes later (`text` or `stream`)."""
         if path is not None:
-            self._claim(os.fspath(path))
+            self._claim(os.fspath(path), reserving=True)
 
     def text(self, path: str | os.PathLike | None, text: str) -> None:
         """Stage `text` for `path` (None: standard output), written at commit."""
@@ -195,8 +197,6 @@ class Outputs:
         """A text file to write `path` with as the command goes; renamed into
         place at commit, removed if the command fails."""
         output = self._claim(os.fspath(path))
-        if output.stream is not None:
-            return output.stream
         if output.special:
             handle = io.StringIO()
         else:
@@ -204,11 +204,15 @@ class Outputs:
         output.stream = _Stream(output, handle)
         return output.stream
 
-    def _claim(self, path: str) -> _Output:
+    def _claim(self, path: str, reserving: bool = False) -> _Output:
+        """The output of `path`: reserved before, or new (checked now). An output
+        given twice (the same file, or the same file reserved twice) is E501."""
         for output in self._outputs:
-            if output.path == path:
+            if output.path == path and output.reserved and not output.staged and not reserving:
+                output.staged = True
                 return output
         output = _Output(path)
+        output.reserved, output.staged = reserving, not reserving
         if "\x00" in path:
             raise _fail(repr(path), "the name holds a NUL character")
         for other in self._outputs:
