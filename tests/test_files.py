@@ -373,3 +373,24 @@ def test_outputs_api_streams_and_commits_together(tmp_path):
     assert refused.value.code == "E501"
     assert not (tmp_path / "c.txt").exists() and (tmp_path / "b.txt").read_text() == "b\n"
     assert json.dumps(sorted(p.name for p in tmp_path.iterdir())) == '["a.txt", "b.txt"]'
+
+
+def test_outputs_api_undoes_the_renames_done_when_one_fails(tmp_path):
+    """All or nothing: the second rename fails (its target became a folder), so
+    the first file is put back as it was."""
+    from dsl.errors import DramaError
+    from dsl.outputs import Outputs
+    write(tmp_path, "a.txt", "old a\n")
+    write(tmp_path, "b.txt", "old b\n")
+    with pytest.raises(DramaError) as failed:
+        with Outputs() as out:
+            out.text(tmp_path / "a.txt", "new a\n")
+            out.text(tmp_path / "new.txt", "new\n")
+            out.text(tmp_path / "b.txt", "new b\n")
+            (tmp_path / "b.txt").unlink()
+            write(tmp_path, "b.txt/inside", "a folder now\n")
+            out.commit()
+    assert failed.value.code == "E501" and "b.txt" in failed.value.message
+    assert (tmp_path / "a.txt").read_text() == "old a\n"
+    assert not (tmp_path / "new.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
