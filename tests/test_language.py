@@ -126,6 +126,21 @@ def test_initiative_given_with_tie_rerolls_R12(tmp_path):
     assert {x["party"]: x["results"] for x in event["rolls"]}["Kara"] == [5, 4]
 
 
+def test_initiative_with_a_trait_and_a_given_number_adds_the_bonus_to_the_die_R12(tmp_path):
+    """`Kara with Agility + Lucky Coin 3`: the 3 is Kara's die; her result is 3 + 1 + 1 = 5,
+    and the event says so (dice [3], bonus 2, results [5]). Bren's 4 has no `with`: a total."""
+    events = play(tmp_path, DRAMA4 + "initiative Kara with Agility + Lucky Coin 3, Bren 4, Overlord 6, Goblins 1\n")
+    rolls = {x["party"]: x for x in only(events, "initiative")["rolls"]}
+    assert (rolls["Kara"]["dice"], rolls["Kara"]["bonus"], rolls["Kara"]["results"]) == ([3], 2, [5])
+    assert (rolls["Bren"]["dice"], rolls["Bren"]["results"]) == ([], [4])
+    assert only(events, "initiative")["order"] == ["Overlord", "Kara", "Bren", "Goblins"]
+    path = make_scenario(tmp_path, DRAMA4 + "initiative Kara with Agility 9, Bren 4, Overlord 6, Goblins 1\n")
+    outcome = drama("run", path)
+    assert outcome.code == 1
+    assert "script.drama:2:1: error[E402]: Kara's initiative die shows 9, and a d6 has no face 9" in outcome.stderr
+    assert "leave out `with` (`Kara 9`)" in outcome.stderr
+
+
 def test_initiative_order_decides_who_acts_on_their_turn_R9_R12(tmp_path):
     events = play(tmp_path, DRAMA4 + "initiative Kara 5, Bren 2, Overlord 6, Goblins 3\n"
                                      "Bren bash -> Goblins with Strength\n")

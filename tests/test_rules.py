@@ -950,12 +950,32 @@ def test_R12_given_initiative_orders_highest_first_and_around_again():
 
 def test_R12_given_results_are_totals_and_several_numbers_are_re_rolls_of_a_tie():
     game = new_game()
-    init = game.roll_initiative([("Kara", "Agility", "Lucky Coin", (4, 6, 3)), ("Bren", None, None, (4, 6, 1)),
+    init = game.roll_initiative([("Kara", None, None, (4, 6, 3)), ("Bren", None, None, (4, 6, 1)),
                                  ("Goblins", None, None, (4, 2)), ("Overlord", None, None, (5,)),
                                  ("Mook", None, None, (1,))])
     assert init.order == ("Overlord", "Kara", "Bren", "Goblins", "Mook")
     kara = next(roll for roll in init.rolls if roll.party == "Kara")
-    assert (kara.bonus, kara.results, kara.dice) == (2, (4, 6, 3), ())   # the bonus is not added to a given total
+    assert (kara.bonus, kara.results, kara.dice) == (0, (4, 6, 3), ())   # given without `with`: totals
+
+
+def test_R12_given_numbers_next_to_a_trait_are_dice_and_the_bonus_is_added():
+    """`initiative Kara with Agility + Lucky Coin 2 ...`: 2 is Kara's die, her
+    result 2 + 1 + 1 = 4, as when the engine rolls; it ties Bren's given 4, and
+    both re-roll: Kara's die 5 gives 7, Bren's total 6."""
+    game = new_game()
+    init = game.roll_initiative([("Kara", "Agility", "Lucky Coin", (2, 5)), ("Bren", None, None, (4, 6)),
+                                 ("Goblins", None, None, (3,)), ("Overlord", None, None, (5,)),
+                                 ("Mook", None, None, (1,))])
+    kara = next(roll for roll in init.rolls if roll.party == "Kara")
+    assert (kara.bonus, kara.dice, kara.results, kara.rolled_by) == (2, (2, 5), (4, 7), "table")
+    assert init.order == ("Overlord", "Kara", "Bren", "Goblins", "Mook")
+    # a die the d6 does not have, next to `with`, is refused (a total of 7 without it is fine)
+    error = refused(new_game(), lambda: new_game().roll_initiative(
+        [("Kara", "Agility", None, (7,)), *[(p, None, None, (i,)) for i, p in enumerate(EVERYONE[1:], 1)]]),
+        "E402")
+    assert "Kara's initiative die shows 7" in str(error) and "leave out `with`" in error.hint
+    assert new_game().roll_initiative([("Kara", None, None, (7,)), *[(p, None, None, (i,))
+                                       for i, p in enumerate(EVERYONE[1:], 1)]]).order[0] == "Kara"
 
 
 def test_R12_engine_rolls_add_trait_and_treasure():
