@@ -44,6 +44,20 @@ def outputs(*refuse) -> "Outputs":
     return Outputs(refuse=refuse, echo=lambda text: click.echo(text, nl=False))
 
 
+def emit(text: str, output: str | None, inputs=()) -> None:
+    """A command's one output (`-o FILE`, or standard output when None) through the
+    one writer. Raises DramaError (E501). A command with several outputs, or whose
+    work reads files, opens `outputs()` around all of its work instead."""
+    with outputs(*inputs) as out:
+        out.text(output, text)
+        out.commit()
+
+
+def write_output(path: str, text: str, inputs=()) -> None:
+    """`emit` to a file: written atomically, never over one of `inputs`."""
+    emit(text, path, inputs)
+
+
 def bindings(roles: tuple[str, ...]) -> dict[str, str]:
     """`--role hero=Kara` options as a mapping; a malformed one is a usage error."""
     bound: dict[str, str] = {}
