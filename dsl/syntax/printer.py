@@ -214,8 +214,14 @@ def _option(event: dict) -> str:
 
 
 def _check(check: dict) -> str:
+    """A recovery check's dice and re-rolls: `6 3 1 rerolled 5` for the default
+    re-rolls, `6 3 1, rerolling 3 to 5` for the dice the party chose (point 13)."""
     text = _faces(check["dice"])
-    if check.get("rerolls"):
+    if check.get("chosen"):
+        swaps = [f"{_number(check['dice'][index])} to {_number(face)}"
+                 for index, face in zip(check["rerolled"], check["rerolls"])]
+        text += ", rerolling " + (" and ".join(swaps) if swaps else "none")
+    elif check.get("rerolls"):
         text += " rerolled " + _faces(check["rerolls"])
     return text
 
