@@ -67,6 +67,10 @@ CODES: dict[str, str] = {
     "E402": "a face that is not on the die",
     # the command line
     "E501": "an output file that cannot be written",
+    # inputs and outputs (dsl/inputs.py, dsl/outputs.py)
+    "E520": "an input that is not a regular file, or is too big",
+    "E521": "a NUL character or a lone surrogate in an input",
+    "E522": "YAML whose aliases and merges expand too far",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",

@@ -530,7 +530,7 @@ def test_e501_output_onto_the_scenario_file(in_tmp):
     outcome = drama("run", "scenario.yaml", "-o", "scenario.yaml")
     assert outcome.code == 1 and outcome.stdout == ""
     assert outcome.stderr == ("error[E501]: refusing to write over the input file scenario.yaml\n"
-                              "  expected: another output file with -o\n")
+                              "  expected: an output file that the command does not read\n")
     assert path.read_bytes() == before
 
 
@@ -681,6 +681,17 @@ def _unbound_role(folder: Path):
     return drama("check", "scenario.yaml")
 
 
+def _cast_a_device(folder: Path):
+    make_scenario(folder, DRAMA)
+    write(folder, "scenario.yaml", scenario_yaml("script.drama", cast="/dev/null"))
+    return drama("check", "scenario.yaml")
+
+
+def _merge_bomb(folder: Path):
+    lines = ["m0: &m0 {a: 1}"] + [f"m{i}: &m{i}\n  <<: [{', '.join([f'*m{i - 1}'] * 10)}]" for i in range(1, 8)]
+    return _scenario(setting="\n".join(lines) + "\n<<: *m7\n")(folder)
+
+
 def _template_typo(folder: Path):
     make_scenario(folder, DRAMA)
     (folder / "typo.md.j2").write_text("# {{ titel }}\n")
@@ -796,6 +807,9 @@ TRIGGERS = {
     "E401": _scenario(DRAMA + "Kara recovers, rolled 6\n"),
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,
+    "E520": _cast_a_device,
+    "E521": _scenario(DRAMA + "> a NUL: \0\n"),
+    "E522": _merge_bomb,
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
