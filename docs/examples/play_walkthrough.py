@@ -3,7 +3,7 @@
 
     python docs/examples/play_walkthrough.py OUT-FOLDER
 
-It copies scenarios/emberfall into OUT-FOLDER/emberfall, plays there, and writes the screen
+It copies scenarios/emberfall and docs/examples/at-the-table.* into OUT-FOLDER, plays there, and writes the screen
 before the kill and after the resume (escape codes removed), the journal, the transcript and
 the log to OUT-FOLDER/steps/NN-NAME.txt, and the screenshot to OUT-FOLDER/play-board.png. Needs pexpect, and Chromium for the screenshot.
 """
@@ -29,8 +29,11 @@ from play_helpers import Terminal, plain             # noqa: E402
 def main(out: Path) -> None:
     shutil.rmtree(out, ignore_errors=True)
     (out / "steps").mkdir(parents=True)
-    folder = out / "emberfall"
-    shutil.copytree(ROOT / "scenarios" / "emberfall", folder)
+    shutil.copytree(ROOT / "scenarios" / "emberfall", out / "scenarios" / "emberfall")
+    folder = out / "docs" / "examples"
+    folder.mkdir(parents=True)
+    for name in ("at-the-table.yaml", "at-the-table.drama"):
+        shutil.copy(ROOT / "docs" / "examples" / name, folder / name)
     os.chdir(folder)
     step = [0]
 
