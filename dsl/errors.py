@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "E501": "an output file that cannot be written",
     "E510": "a path that `drama fmt` or `drama new` cannot use",
     "E511": "a script that `drama fmt` cannot lay out without changing it",
+    "E512": "`drama new` would write over a file",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",

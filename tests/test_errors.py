@@ -704,6 +704,7 @@ TRIGGERS = {
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,
     "E510": lambda folder: drama("fmt", "nowhere.drama"),
+    "E512": lambda folder: drama("new", folder),
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
@@ -735,5 +736,5 @@ def test_every_code_is_reachable_from_the_command_line(in_tmp, code):
     assert f"{'warning' if warning else 'error'}[{code}]: " in outcome.stderr, outcome.stderr
     only_error_lines(outcome.stderr)
     first = outcome.stderr.splitlines()[0]
-    if code not in ("E108", "E501", "E510"):    # no file to point into for these
+    if code not in ("E108", "E501", "E510", "E512"):    # no file to point into for these
         assert ERROR_HEAD.match(first), first
