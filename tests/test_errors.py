@@ -704,7 +704,7 @@ TRIGGERS = {
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,
     "E510": lambda folder: drama("fmt", "nowhere.drama"),
-    "E512": lambda folder: drama("new", folder),
+    "E512": lambda folder: (write(folder, "notes.txt", "mine"), drama("new", folder))[1],
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
