@@ -49,13 +49,16 @@ def scripts(paths: tuple[str, ...]) -> list[Path]:
 
 
 def read_script(path: Path) -> str:
+    """The script's text as it is on disk (line ends and BOM kept, so that `fmt` sees them),
+    read by the one reader (dsl/inputs.py: a regular file, not too big, no NUL)."""
+    from .. import inputs
+    data = inputs.read_bytes(path, what="script")
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DramaError("E510", f"{path} is not UTF-8 text", expected="a script saved as UTF-8") from None
-    except OSError as error:
-        raise DramaError("E510", f"cannot read {path}: {error.strerror or error}") from None
+    inputs.check_text(text, str(path), what="script")
+    return text
 
 
 @click.command("fmt", epilog=EXAMPLES_FMT)

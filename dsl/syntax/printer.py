@@ -214,8 +214,14 @@ def _option(event: dict) -> str:
 
 
 def _check(check: dict) -> str:
+    """A recovery check's dice and re-rolls: `6 3 1 rerolled 5` for the default
+    re-rolls, `6 3 1, rerolling 3 to 5` for the dice the party chose (point 13)."""
     text = _faces(check["dice"])
-    if check.get("rerolls"):
+    if check.get("chosen"):
+        swaps = [f"{_number(check['dice'][index])} to {_number(face)}"
+                 for index, face in zip(check["rerolled"], check["rerolls"])]
+        text += ", rerolling " + (" and ".join(swaps) if swaps else "none")
+    elif check.get("rerolls"):
         text += " rerolled " + _faces(check["rerolls"])
     return text
 
@@ -451,7 +457,10 @@ def normalise(events: Iterable[dict]) -> list[dict]:
 
 def write_record(path: str | os.PathLike, events: Iterable[dict], *,
                  scenario: str | os.PathLike | None = None) -> None:
-    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends)."""
+    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends),
+    through the one writer (`dsl.outputs`: a temporary file renamed into place,
+    never over the scenario)."""
+    from ..outputs import Outputs
     text = record(events, scenario=scenario)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    with Outputs(refuse=[scenario]) as out:
+        out.text(path, text)
