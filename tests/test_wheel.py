@@ -89,3 +89,12 @@ def test_installed_drama_new_copies_an_example_without_the_checkout(installed, t
     assert checked.returncode == 0 and checked.stdout == "pass/with-embers.yaml: ok\n", checked.stderr
     starter = subprocess.run([str(installed / "drama"), "new", "mine"], capture_output=True, text=True, cwd=tmp_path)
     assert starter.returncode == 0 and (tmp_path / "mine" / "adventure.drama").is_file(), starter.stderr
+
+
+def test_installed_package_registers_the_pygments_lexer(installed):
+    """The `pygments.lexers` entry point: any tool using Pygments finds the lexer of .drama files."""
+    done = subprocess.run([str(installed / "python"), "-c",
+                           "from pygments.lexers import get_lexer_by_name, get_lexer_for_filename;"
+                           "print(get_lexer_for_filename('bridge.drama').name, type(get_lexer_by_name('drama')).__module__)"],
+                          capture_output=True, text=True, cwd="/")
+    assert done.returncode == 0 and done.stdout == "drama dsl.syntax.lexer\n", done.stderr
