@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
     "fmt": ("fmt", "fmt_command", "Lay out scripts in the canonical layout, comments and blank lines kept."),
     "new": ("new", "new_command", "Make a new adventure folder, from the starter or a bundled example."),
+    "lsp": ("lsp", "lsp_command", "Run the language server (LSP) for editors: diagnostics, completion, hover."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file."),
 }
 
