@@ -176,6 +176,9 @@ def test_diagnostics_of_a_yaml_file_and_of_the_script_it_breaks(folder):
         assert found[0].range.start.line == cast.split("\n").index("    quintessence: six")
         setting = await s.open("setting.yaml", EMBERFALL_SETTING + "tie: vote\n", language="yaml")
         assert [d.code for d in setting] == ["E103"] and "did you mean 'ties'?" in setting[0].message
+        # the YAML files are completed by the YAML extension, from the schemas, not here
+        none = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("setting.yaml", 0, 0)))
+        assert list(none.items) == []
     body(folder)
 
 

@@ -188,6 +188,8 @@ def make_server() -> LanguageServer:
                     lsp.CompletionOptions(trigger_characters=[" ", '"', ">", "+", "/"]))
     def completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         path = path_of(params.text_document.uri)
+        if not path.endswith(".drama"):
+            return lsp.CompletionList(is_incomplete=False, items=[])   # the YAML extension completes YAML
         lines = lines_of(path)
         line = lines[params.position.line] if params.position.line < len(lines) else ""
         prefix = line[:_column(line, params.position.character)]
