@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "E317": "R14: a re-roll of a die that was not rolled",
     "E318": "R14: more re-rolls than the recovery's bonus allows",
     "E319": "R14: re-rolls that cannot be chosen as written",
+    "E320": "R13: a round length that is not a length of time",
     # dice
     "E401": "the wrong number of dice",
     "E402": "a face that is not on the die",
