@@ -80,6 +80,14 @@ CODES: dict[str, str] = {
     "W003": "a loop of rounds that begins no round",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
+    # drama play
+    "E901": "a new session's journal that exists already",
+    "E902": "no journal to resume",
+    "E903": "a file that is not a journal of `drama play`, or a damaged one",
+    "E904": "a journal that does not follow the scenario's script",
+    "E905": "a journal that cannot be written",
+    "E908": "a player board that cannot be served",
+    "W030": "a journal that ends in a torn entry, dropped on --resume",
 }
 
 
