@@ -283,6 +283,19 @@ def test_8_render_of_a_broken_event_log_is_e602_at_its_line(in_tmp, extra, messa
     assert stderr.startswith(f"bad.jsonl:2:1: error[E602]: {message}"), stderr[:200]
 
 
+def test_8_a_long_line_is_shown_cut_around_the_caret(in_tmp):
+    _log_with(in_tmp, "[" * 100_000 + "]" * 100_000)
+    stderr = unchanged(in_tmp, "render", "bad.jsonl", error="E602")
+    assert max(len(line) for line in stderr.splitlines()) < 200
+    assert " 2 | {\"type\": " in stderr and stderr.splitlines()[1].endswith("[[[…")
+    # the caret still under its column when the line is cut on both sides
+    from dsl.errors import DramaError, Position
+    line = "x" * 500 + "HERE" + "y" * 500
+    shown = DramaError("E602", "m", position=Position("f", 1, 501, 505)).format(line + "\n").splitlines()
+    assert shown[1].startswith(" 1 | …") and shown[1].endswith("…")
+    assert shown[1][shown[2].index("^"):][:4] == "HERE" and shown[2].count("^") == 4
+
+
 def test_8_an_event_log_that_is_a_device(in_tmp):
     stderr = unchanged(in_tmp, "render", "/dev/zero", error="E602")
     assert "not a regular file" in stderr
