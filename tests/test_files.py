@@ -272,11 +272,11 @@ def _log_with(in_tmp: Path, extra: str) -> None:
 @pytest.mark.parametrize("extra, message", [
     ("[" * 100_000 + "]" * 100_000, "values nested more than 32 deep"),
     ("[" * 40 + "]" * 40, "values nested more than 32 deep"),
-    ("9" * 5000, "a whole number of more than 1,000 digits"),
+    ("9" * 5000, "a whole number of more than 4,300 digits"),
     ('"\\ud800"', "a text of the event holds a lone surrogate (U+D800)"),
     ('"\\u0000"', "a text of the event holds a NUL character"),
     ("NaN", "not JSON"),
-])
+], ids=["deep", "40-deep", "5000-digits", "surrogate", "nul", "nan"])
 def test_8_render_of_a_broken_event_log_is_e602_at_its_line(in_tmp, extra, message):
     _log_with(in_tmp, extra)
     stderr = unchanged(in_tmp, "render", "bad.jsonl", "-o", "out.txt", error="E602")
