@@ -407,3 +407,14 @@ def test_outputs_api_undoes_the_renames_done_when_one_fails(tmp_path):
     assert (tmp_path / "a.txt").read_text() == "old a\n"
     assert not (tmp_path / "new.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_devices_are_written_as_they_are_and_a_dangling_link_names_its_folder(in_tmp):
+    from conftest import drama_process
+    adventure(in_tmp)
+    done = drama_process("run", "scenario.yaml", "-o", "/dev/stdout", "--record", "/dev/null", cwd=in_tmp)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == drama("run", "scenario.yaml").stdout
+    os.symlink("nowhere/log.txt", in_tmp / "dangling.txt")
+    stderr = unchanged(in_tmp, "run", "scenario.yaml", "-o", "dangling.txt")
+    assert "cannot write dangling.txt: the folder nowhere does not exist" in stderr
