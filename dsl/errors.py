@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "E317": "R14: a re-roll of a die that was not rolled",
     "E318": "R14: more re-rolls than the recovery's bonus allows",
     "E319": "R14: re-rolls that cannot be chosen as written",
+    "E320": "R13: a round length that is not a length of time",
     # dice
     "E401": "the wrong number of dice",
     "E402": "a face that is not on the die",
@@ -80,6 +81,14 @@ CODES: dict[str, str] = {
     "W003": "a loop of rounds that begins no round",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
+    # drama play
+    "E901": "a new session's journal that exists already",
+    "E902": "no journal to resume",
+    "E903": "a file that is not a journal of `drama play`, or a damaged one",
+    "E904": "a journal that does not follow the scenario's script",
+    "E905": "a journal that cannot be written",
+    "E908": "a player board that cannot be served",
+    "W030": "a journal that ends in a torn entry, dropped on --resume",
 }
 
 
