@@ -26,7 +26,7 @@ from ..engine import SeededDice
 from ..errors import DramaError, Position
 from ..pipeline import Board, Program, Session
 from ..syntax import nodes as n
-from ..syntax.printer import record
+from ..syntax.printer import actor_text, record
 from . import journal as j
 from .calls import Calls, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 from .walk import Walk
@@ -196,7 +196,7 @@ class Table:
         if answer is None:
             self.declined = len(self.entries)
             return None
-        from ..syntax.printer import actor_text, quoted
+        from ..syntax.printer import quoted
         party = actor_text(ask.parties[0])
         kind, text = answer
         line = f"{party} dictates {quoted(text or '')}" if kind == "dictate" else f"{party} rerolls, roll"
@@ -301,8 +301,12 @@ class Table:
         for statement in statements:
             if isinstance(statement, n.Recover) and statement.first.kind != "given":
                 pid = self._party(statement.party)
-                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides))
-                if faces:
+                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides,
+                                      recovery=True))
+                if isinstance(faces, str):        # the dice with the chosen re-rolls, as written after `rolled`
+                    (read,) = self.program.read(f"{actor_text(pid)} recovers, rolled {faces}", "<dice>")
+                    statement = replace(statement, first=read.first)
+                elif faces:
                     statement = replace(statement, first=n.Dice("given", statement.first.pos or statement.pos,
                                                                   tuple(faces)))
             elif isinstance(statement, n.Reroll) and statement.dice.kind != "given":
