@@ -459,3 +459,22 @@ def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
     loop.typed("Kara recovers with Sorcery, roll")
     shown = out.getvalue()
     assert "+ Kara recovers with Sorcery, rolled 2 1 1, rerolling 1 to 6" in shown
+
+
+@pytest.mark.parametrize("cast, seed", [("with-embers.yaml", 1), ("with-embers.yaml", 17),
+                                        ("with-wanderers.yaml", 5), ("with-wanderers.yaml", 7)])
+def test_the_ashen_pass_plays_at_the_table_with_nothing_refused(tmp_path, cast, seed):
+    """R7 inside `if` and `repeat`: a joint side goes on without its defeated member, a defence of a
+    defeated party is left out, as `drama run` does (these seeds meet both)."""
+    scenario = copy_ashen(tmp_path) / cast
+    program = Program.compile(scenario)
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path), seed=seed)
+    while table.next_statement() is not None:
+        if table.skippable():
+            table.skip()
+        elif table.open_option() is not None:
+            table.take_option(None)
+        else:
+            table.play_script()                 # raises if the rules refuse it
+    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()

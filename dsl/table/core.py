@@ -168,7 +168,26 @@ class Table:
         group = self.next_group()
         if not group:
             return None
-        return self._accept(group, j.Marker("script", group[0].pos.line, len(group)), calls)
+        return self._accept(self._standing(group), j.Marker("script", group[0].pos.line, len(group)), calls)
+
+    def _standing(self, group: list[n.Statement]) -> list[n.Statement]:
+        """Inside `if` and `repeat`, the lines as the interpreter runs them when some of their parties
+        are defeated (R7): a joint side goes on without its defeated members, a defence of defeated
+        parties is left out. The interpreter's own rule is asked, on a fork that is then dropped."""
+        game = self._session.interpreter.game
+        if self._walk.depth == 0 or game.drama is None:
+            return group
+        if not any(game.state(pid).defeated for s in group if isinstance(s, _MAY_SKIP)
+                   for pid in self._parties_of(s)):
+            return group
+        scratch = self._session.fork().interpreter
+        standing = []
+        for statement in group:
+            if isinstance(statement, _MAY_SKIP):
+                statement = scratch._without_defeated(statement)
+            if statement is not None:
+                standing.append(statement)
+        return standing
 
     def skip(self, note: str = "") -> Entry | None:
         """Pass over the script's next statement (an action with its defences) without playing it."""
