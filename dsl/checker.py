@@ -8,30 +8,47 @@ from .syntax import nodes as n
 from . import placeholders
 from .errors import DramaError, Position
 from .names import Names
+from .statecheck import check_state
 
 _INFINITY = float("inf")
 _TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
 
 
 def has_blocks(script: n.Script) -> bool:
-    return any(isinstance(s, (n.IfBlock, n.Loop)) for s in script.statements)
+    """Whether the script needs the static checks before it runs: blocks, choices, flags or counters."""
+    return any(isinstance(s, (n.IfBlock, n.Loop, n.ChoiceBlock, n.SetState, n.Expect)) for s in script.statements)
 
 
-def check_script(script: n.Script, names: Names) -> list[DramaError]:
+def choice_blocks(statements) -> Iterator[n.ChoiceBlock]:
+    """Every `choose` block, in every branch."""
+    for s in _walk(statements):
+        if type(s) is n.ChoiceBlock:
+            yield s
+
+
+def check_script(script: n.Script, names: Names, start=None) -> list[DramaError]:
     """The errors (names, roles, traits, treasures, placeholders) of every
     statement inside an `if` or `repeat`, whether or not a run reaches it, and
     warnings (W001-W003) for statements that can never run and loops that
     cannot end as written. The statements outside blocks are checked by the
     run itself. Names are looked up as the interpreter looks them up."""
+    start = start or {}
     checker = _Checker(names)
+    checker.choices = {}
+    for block in choice_blocks(script.statements):
+        checker.choices.setdefault(block.label.text, set()).update(o.label.text for o in block.options)
+    state_errors = check_state(script.statements, names, start)
+    checker.state_names = set(start) | {s.name.text for s in _walk(script.statements) if type(s) is n.SetState}
     checker.block(script.statements, inside=False)
-    return checker.found
+    return checker.found + state_errors
 
 
 class _Checker:
     def __init__(self, names: Names):
         self.names = names
         self.found: list[DramaError] = []
+        self.choices: dict[str, set[str]] = {}      # each choice's option labels
+        self.state_names: set[str] = set()          # every flag and counter
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
         error.at(pos)
@@ -54,6 +71,16 @@ class _Checker:
                 self.if_block(statement)
             elif kind is n.Loop:
                 self.loop(statement)
+            elif kind is n.ChoiceBlock:
+                for option in statement.options:
+                    if option.condition is not None:
+                        self.condition(option.condition)
+                    self.block(option.body, inside=True)
+            elif kind is n.Expect:
+                self.condition(statement.condition)
+            elif kind is n.SetState:
+                if not isinstance(statement.value, bool):
+                    self.value(statement.value)
             elif inside:
                 self.statement(statement)
             elif kind in _TEXTS:       # every placeholder of the line, not only the first
@@ -162,6 +189,8 @@ class _Checker:
                 self.add(one)
                 continue
             inside, at = one
+            if inside in self.state_names:
+                continue            # a flag or counter (dsl/statecheck.py checks it is set)
             named = self.guard(placeholders.split, at, inside, at, known)
             if named is not None and named[0] in known:
                 self.guard(it.party, at, n.Name(named[0], at))
@@ -172,14 +201,32 @@ class _Checker:
         if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
             self.guard(it.party, c.pos, c.party)
         elif kind is n.Compare:
-            for q in (c.left, c.right):
-                if q.party is not None:
-                    self.guard(it.possessed, q.pos, q.party)
+            self.value(c.left)
+            self.value(c.right)
+        elif kind is n.ChoiceIs:
+            self.choice_is(c)
         elif kind is n.Not:
             self.condition(c.operand)
         elif kind is n.And or kind is n.Or:
             self.condition(c.left)
             self.condition(c.right)
+
+    def value(self, v) -> None:
+        for _, q in (v.terms if type(v) is n.Sum else ((1, v),)):
+            if q.party is not None:
+                self.guard(self.names.possessed, q.pos, q.party)
+
+    def choice_is(self, c: n.ChoiceIs) -> None:
+        from .errors import did_you_mean, one_of
+        labels = self.choices.get(c.choice.text)
+        if labels is None:
+            self.add(DramaError("E207", f"the script makes no choice '{c.choice.text}'", position=c.choice.pos,
+                                expected=f"one of {one_of(self.choices)}" if self.choices else
+                                "a `choose` block of that label", hint=did_you_mean(c.choice.text, self.choices)))
+        elif c.option.text not in labels:
+            self.add(DramaError("E207", f"the choice '{c.choice.text}' has no option '{c.option.text}'",
+                                position=c.option.pos, expected=f"one of {one_of(sorted(labels))}",
+                                hint=did_you_mean(c.option.text, labels)))
 
     # ------------------------------------------------------------ what always (or never) holds
 
@@ -204,11 +251,15 @@ class _Checker:
                 return left, why_left
         return None, ""
 
-    def range(self, q: n.Quantity) -> tuple[float, float, str]:
+    def range(self, q: n.Quantity | n.Sum) -> tuple[float, float, str]:
+        if type(q) is n.Sum:
+            return -_INFINITY, _INFINITY, ""
         if q.kind == "number":
             return q.value, q.value, ""
         if q.kind == "round":
             return 0, _INFINITY, "the round is never below 0"
+        if q.kind == "counter":
+            return -_INFINITY, _INFINITY, ""
         try:
             pid = self.names.possessed(q.party)
         except DramaError:
@@ -251,3 +302,6 @@ def _walk(statements) -> Iterator[n.Statement]:
                 yield from _walk(arm.body)
         elif isinstance(s, n.Loop):
             yield from _walk(s.body)
+        elif isinstance(s, n.ChoiceBlock):
+            for option in s.options:
+                yield from _walk(option.body)

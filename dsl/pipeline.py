@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .syntax import nodes as n
-from .checker import check_script, has_blocks
+from .checker import check_script, choice_blocks, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, Interpreter, RunMode
+from .interpreter.choices import Ask, check_answers
 from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
@@ -66,17 +67,34 @@ class Program:
         return [*self.scenario.files, *self.sources.chains]
 
     def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
-                    errors: Diagnostics | None = None) -> Interpreter:
+                    errors: Diagnostics | None = None, choices: Mapping[str, str] | None = None,
+                    ask: Ask | None = None) -> Interpreter:
         """A fresh interpreter for this program, reporting errors to `errors`
-        (by default: raise the first, placed in its file)."""
+        (by default: raise the first, placed in its file). `choices` answers
+        choices by label (`--choose`); `ask` is asked the others (`drama play`,
+        see `Interpreter.answer`)."""
         scenario = self.scenario
         sink = errors if errors is not None else Diagnostics(collect=False, place=self.sources.place)
+        if choices:
+            check_answers(choices, self.choices)
         return Interpreter(scenario.setting, self.names, title=scenario.title, seed=seed, lenient=lenient,
-                           errors=sink, mode=mode, cache=self.cache)
+                           errors=sink, mode=mode, cache=self.cache, choices=choices, ask=ask,
+                           state=scenario.state)
 
-    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY) -> list[dict]:
+    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
+            choices: Mapping[str, str] | None = None, ask: Ask | None = None) -> list[dict]:
         """The events of one run. Raises the first DramaError, placed in its file."""
-        return self.interpreter(seed=seed, lenient=lenient, mode=mode).run(self.script)
+        return self.interpreter(seed=seed, lenient=lenient, mode=mode, choices=choices,
+                                ask=ask).run(self.script)
+
+    @property
+    def choices(self) -> dict[str, list[str]]:
+        """Each choice the script can make (its label) -> the labels of its options."""
+        found: dict[str, list[str]] = {}
+        for block in choice_blocks(self.script.statements):
+            labels = found.setdefault(block.label.text, [])
+            labels.extend(o.label.text for o in block.options if o.label.text not in labels)
+        return found
 
     def session(self, *, seed: int = 0, lenient: bool = False) -> "Session":
         """A session on this program's table, to be fed statements one at a time."""
@@ -97,7 +115,7 @@ def _read_script(scenario: Scenario, text: str, line_offset: int, sources: Sourc
     script = expand(script, os.path.dirname(scenario.path), stop, sources)
     if has_blocks(script):
         found = Diagnostics(place=sources.place)
-        for error in check_script(script, Names(scenario.cast, scenario.roles)):
+        for error in check_script(script, Names(scenario.cast, scenario.roles), scenario.state):
             if not error.is_warning:
                 found.report(error)
         found.raise_first()
@@ -139,10 +157,11 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     script = expand(script, os.path.dirname(scenario.path), sink, sources)
     if cast_ok:
         names = Names(scenario.cast, scenario.roles)
-        statically = check_script(script, names)
+        statically = check_script(script, names, scenario.state)
         met = Diagnostics()        # what the dry run meets, before it is placed
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=met)
+                                  lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick)
+        interpreter.checks_expectations = False
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
@@ -153,6 +172,12 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
             sink.report(error)
         errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
+
+
+def _dry_run_pick(question) -> str:
+    """`drama check` runs past every choice: it takes the first available option
+    (the other options are checked statically, in every branch)."""
+    return question.available[0]
 
 
 def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import DramaError
-from .common import OUTPUTS, bindings, emit, fail, output_text, render_options, write_output
+from .common import CHOOSE_HELP, OUTPUTS, answers, bindings, emit, fail, output_text, render_options, write_output
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -16,6 +16,7 @@ Examples:
   drama run scenarios/emberfall/scenario.yaml --format json -o events.jsonl
   drama run scenarios/ambush/scenario.yaml --seed 7
   drama run scenarios/ambush/scenario.yaml --seed 7 --record ambush-7.drama
+  drama run scenarios/ford-of-ash/scenario.yaml --choose "At the river=Look for the ford"
   drama run scenarios/emberfall/scenario.yaml --as transcript --format md
   drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o emberfall.html
   drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2
@@ -55,16 +56,18 @@ Examples:
                    "which replays to the same events.")
 @click.option("--roll-given", is_flag=True,
               help="Roll the dice the script gives afresh, as `drama simulate` does (to replay one of its runs).")
+@click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION", help=CHOOSE_HELP)
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
                 output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
-                record_file: str | None, roll_given: bool = False) -> None:
+                record_file: str | None, roll_given: bool = False, chosen: tuple[str, ...] = ()) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
         from ..interpreter import FRESH, PLAY
         from ..pipeline import Program
+        given = answers(chosen)
         program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
-        events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
+        events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY, choices=given)
         text = output_text(events, fmt, as_, numbers, template)
         # every file the run read, to keep -o and --record off them
         inputs = [scenario, *program.files, *casts] + ([template] if template else [])

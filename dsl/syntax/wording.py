@@ -39,7 +39,8 @@ def show(text: str, limit: int = 40) -> str:
 def _expected_text(accepts: set[str]) -> str | None:
     if "SCENE" in accepts:
         return ("a statement: a party's name, 'scene', 'drama', 'initiative', 'round', 'tie', "
-                "'split', 'end drama', 'calm', 'rest', 'include' or '>' and narration")
+                "'split', 'end drama', 'calm', 'rest', 'include', 'if', 'repeat', 'choose', 'set', 'expect' "
+                "or '>' and narration")
     accepts = set(accepts)
     if "_DEFENDS" in accepts and "AMP" in accepts:
         accepts.discard("WITH")  # only there to catch a participant line that lost its indentation
