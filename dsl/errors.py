@@ -78,6 +78,8 @@ CODES: dict[str, str] = {
     "E602": "a saved event log that cannot be read",
     # expectations and `drama test`
     "E801": "an expectation that does not hold",
+    "E802": "a test plan that cannot be read",
+    "E803": "a property of an adventure that does not hold",
     # warnings from `drama check` (a script with them still runs)
     "W001": "a statement that can never run",
     "W002": "a loop that always runs to its bound",

@@ -628,6 +628,20 @@ def _scenario(script: str = DRAMA, command: str = "check", **kwargs):
     return trigger
 
 
+def _test_plan(plan: str, script: str = DRAMA):
+    def trigger(folder: Path):
+        make_scenario(folder, script)
+        write(folder, "my.test.yaml", plan)
+        outcome = drama("test", "my.test.yaml")
+        if "FAILURES" not in outcome.stdout:
+            return outcome
+        # a failing test is reported on stdout, in the report: its error is the lines after its heading
+        report = outcome.stdout.split(" FAILURES ", 1)[1].splitlines()[2:]
+        failure = [line for line in report if not line.startswith(("reproduce:", "=", "_"))]
+        return type(outcome)(outcome.code, "", "\n".join(failure) + "\n", outcome.exception)
+    return trigger
+
+
 def _two_casts(folder: Path):
     make_scenario(folder, "# nothing\n")
     write(folder, "more.yaml", "parties:\n  Kara:\n    name: Kara again\n    quintessence: 3\n")
@@ -717,6 +731,9 @@ TRIGGERS = {
                               'option "Right"\nend\n'),
     "E333": _scenario(DRAMA + "set gold = 999999999\nset gold = gold + 1\n"),
     "E801": _scenario(DRAMA + "set gold = 2\nexpect gold >= 5\n", command="run"),
+    "E802": _test_plan("scenario: scenario.yaml\ntests:\n  - name: one\n    sede: 3\n"),
+    "E803": _test_plan("scenario: scenario.yaml\nproperties:\n  - name: short\n    seeds: 3\n    rounds: 1\n",
+                       DRAMA + "round\nKara fireball -> Bren, roll\nround\n"),
 }
 
 

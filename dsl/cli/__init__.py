@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error."),
     "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
     "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
+    "test": ("test", "test_command", "Run the test plans (*.test.yaml) of adventures; exit 1 if one fails."),
 }
 
 
