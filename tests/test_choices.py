@@ -310,3 +310,72 @@ def test_the_transcript_narrates_the_choice(tmp_path):
     assert "choice At the river: Turn back (--choose)" in md
     json_lines = drama("run", scenario(tmp_path, RIVER), "--choose", "At the river=Turn back", "--format", "json")
     assert any(json.loads(line)["type"] == "choice" for line in json_lines.stdout.splitlines())
+
+
+# ---------------------------------------------------------------------------
+# drama simulate
+
+WEIGHTED = DRAMA + """\
+choose "Fight or flee"
+option "Fight" weight 3
+Kara fireball -> Goblins, roll
+Goblins defend, roll
+set spoils = 2
+option "Flee"
+set spoils = 0
+option "Bargain" if Kara is defeated
+set spoils = 9
+end
+"""
+
+
+def simulate_json(path, *args):
+    outcome = drama("simulate", path, "--format", "json", *args)
+    assert outcome.code == 0, outcome.output
+    return json.loads(outcome.stdout)
+
+
+def test_simulate_picks_options_by_weight_and_reports_outcomes_by_option(tmp_path):
+    report = simulate_json(scenario(tmp_path, WEIGHTED), "--runs", "400", "--seed", "2")
+    (choice,) = report["choices"]
+    assert choice["choice"] == "Fight or flee" and choice["runs"]["count"] == 400
+    taken = {o["option"]: o["taken"] for o in choice["options"]}
+    assert set(taken) == {"Fight", "Flee"}                   # "Bargain" is never available
+    low, high = taken["Fight"]["ci"]
+    assert low <= 0.75 <= high and taken["Fight"]["count"] + taken["Flee"]["count"] == 400
+    fight = next(o for o in choice["options"] if o["option"] == "Fight")
+    flee = next(o for o in choice["options"] if o["option"] == "Flee")
+    goblins = {o["option"]: next(p for p in o["parties"] if p["id"] == "Goblins") for o in (fight, flee)}
+    # only those who fight hurt the goblins
+    assert goblins["Flee"]["quintessence"]["mean"] == 4 and goblins["Fight"]["quintessence"]["mean"] < 4
+    assert goblins["Flee"]["defeated"]["count"] == 0
+    assert goblins["Fight"]["defeated"]["ci"][0] <= goblins["Fight"]["defeated"]["p"] <= goblins["Fight"]["defeated"]["ci"][1]
+    (spoils,) = report["state"]
+    assert spoils["name"] == "spoils" and spoils["kind"] == "counter"
+    assert dict(map(tuple, spoils["value"]["histogram"])) == {2: taken["Fight"]["count"], 0: taken["Flee"]["count"]}
+    # the same seed gives the same report, whatever the number of processes
+    assert simulate_json(scenario(tmp_path, WEIGHTED), "--runs", "400", "--seed", "2", "--jobs", "2") == report
+
+
+def test_simulate_with_choose_fixes_an_option_for_every_run(tmp_path):
+    path = scenario(tmp_path, WEIGHTED)
+    report = simulate_json(path, "--runs", "50", "--choose", "Fight or flee=Flee")
+    (choice,) = report["choices"]
+    assert [(o["option"], o["taken"]["count"]) for o in choice["options"]] == [("Flee", 50)]
+    assert report["chosen"] == {"Fight or flee": "Flee"}
+    text = drama("simulate", path, "--runs", "50", "--choose", "Fight or flee=Flee").stdout
+    assert "== Choices ==" in text and "Fixed with --choose: Fight or flee = Flee." in text
+    outcome = drama("simulate", path, "--choose", "Fight or fle=Flee")
+    assert outcome.code == 1 and "did you mean 'Fight or flee'?" in outcome.stderr
+
+
+def test_simulate_ignores_a_chose_of_the_table_and_picks_afresh(tmp_path):
+    path = scenario(tmp_path, WEIGHTED.replace('choose "Fight or flee"', 'choose "Fight or flee", chose "Flee"'))
+    report = simulate_json(path, "--runs", "100")
+    assert {o["option"] for o in report["choices"][0]["options"]} == {"Fight", "Flee"}
+    # the run of simulate is drama run --lenient --roll-given with its seed: the same pick
+    from dsl.simulate import prepare, run_seed
+    prepared = prepare(str(path))
+    events = run_events(path, "--lenient", "--roll-given", "--seed", str(run_seed(0, 3)))
+    assert [e["taken"] for e in choices(events)] == \
+        [e["taken"] for e in prepared.run(run_seed(0, 3)) if e["type"] == "choice"]
