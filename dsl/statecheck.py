@@ -139,7 +139,7 @@ class _Walker:
             self.add(DramaError("E206", f"'{name.text}' may be used before it is set", position=name.pos,
                                 expected=f"a `set {name.text}` on every path that leads here",
                                 hint=f"set it before the block that may leave it unset, say `set {name.text}"
-                                     f"{'' if want == 'flag' else ' = 0'}` near the top of the script"))
+                                     f"{' = false' if want == 'flag' else ' = 0'}` near the top of the script"))
             return
         parties = self.names.known()
         hint = did_you_mean(name.text, [*self.everywhere, *parties])
