@@ -26,7 +26,7 @@ def choice_blocks(statements) -> Iterator[n.ChoiceBlock]:
             yield s
 
 
-def check_script(script: n.Script, names: Names, start=None) -> list[DramaError]:
+def check_script(script: n.Script, names: Names, start=None, settings=None) -> list[DramaError]:
     """The errors (names, roles, traits, treasures, placeholders) of every
     statement inside an `if` or `repeat`, whether or not a run reaches it, and
     warnings (W001-W003) for statements that can never run and loops that
@@ -40,7 +40,54 @@ def check_script(script: n.Script, names: Names, start=None) -> list[DramaError]
     state_errors = check_state(script.statements, names, start)
     checker.state_names = set(start) | {s.name.text for s in _walk(script.statements) if type(s) is n.SetState}
     checker.block(script.statements, inside=False)
-    return checker.found + state_errors
+    ties = _vote_ties(script.statements) if settings is not None and settings.ties == "vote" else []
+    return checker.found + state_errors + ties
+
+
+def _rolls(s) -> bool:
+    return s.dice.kind == "roll" or any(p.dice.kind == "roll" for p in s.participants)
+
+
+def _vote_ties(statements) -> list[DramaError]:
+    """W004: under `ties: vote`, exchanges whose dice the engine rolls, with no `tie` line: a
+    strict run stops (E311) whenever those dice tie. One warning, at the first of them."""
+    found: list[n.Action] = []
+
+    def walk(body) -> None:
+        body = list(body)
+        for i, s in enumerate(body):
+            kind = type(s)
+            if kind is n.Action:
+                answers = []
+                for later in body[i + 1:]:
+                    if not isinstance(later, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
+                        break
+                    answers.append(later)
+                rolled = _rolls(s) or any(type(a) is n.Defence and _rolls(a) for a in answers)
+                if rolled and not any(type(a) is n.Tie for a in answers):
+                    found.append(s)
+            elif kind is n.IfBlock:
+                for arm in s.arms:
+                    walk(arm.body)
+            elif kind is n.Loop:
+                walk(s.body)
+            elif kind is n.ChoiceBlock:
+                for option in s.options:
+                    walk(option.body)
+
+    walk(statements)
+    if not found:
+        return []
+    first = found[0]
+    others = len(found) - 1
+    more = [f"{others} more {'exchange rolls' if others == 1 else 'exchanges roll'} dice with no `tie` line "
+            f"(line{'s' if others > 1 else ''} {', '.join(str(a.pos.line) for a in found[1:6])}"
+            f"{', ...' if others > 5 else ''})"] if others else []
+    return [DramaError("W004", "under `ties: vote` the engine rolls this exchange's dice, which may tie: "
+                       "a strict run then stops with E311", position=first.pos,
+                       hint="add a `tie PARTY` line after its defences, run with --lenient (a roll-off), or "
+                            "give the setting another policy: `ties: actor`, `defender` or `random`",
+                       notes=more)]
 
 
 class _Checker:

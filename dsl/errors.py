@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "W001": "a statement that can never run",
     "W002": "a loop that always runs to its bound",
     "W003": "a loop of rounds that begins no round",
+    "W004": "an exchange whose rolled dice may tie under `ties: vote`",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
 }

@@ -157,7 +157,8 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     script = expand(script, os.path.dirname(scenario.path), sink, sources)
     if cast_ok:
         names = Names(scenario.cast, scenario.roles)
-        statically = check_script(script, names, scenario.state)
+        # (with --lenient, unnamed ties are settled: no W004)
+        statically = check_script(script, names, scenario.state, None if lenient else scenario.setting)
         met = Diagnostics()        # what the dry run meets, before it is placed
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
                                   lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick)

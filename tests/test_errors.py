@@ -760,6 +760,7 @@ TRIGGERS = {
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
+    "W004": _scenario(DRAMA + "Kara fireball -> Goblins, roll\nGoblins defend, roll\n"),
     "E006": _scenario(DRAMA + 'choose "Path"\n> before any option\noption "Left"\nend\n'),
     "E206": _scenario(DRAMA + "if gold > 2\n> rich\nend\n"),
     "E207": _scenario(DRAMA + 'choose "Path", chose "Rigth"\noption "Left"\noption "Right"\nend\n'),

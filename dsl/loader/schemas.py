@@ -62,7 +62,7 @@ CAST = Schema((
     Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY, names="party",
           example="parties: followed by one mapping per party"),
     Field("state", "table", "the starting values of the script's flags (true or false) and counters "
-          "(whole numbers), for this group"),
+          "(whole numbers), for this group", items="state"),
 ))
 
 SCENARIO = Schema((
