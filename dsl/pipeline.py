@@ -96,9 +96,10 @@ class Program:
             labels.extend(o.label.text for o in block.options if o.label.text not in labels)
         return found
 
-    def session(self, *, seed: int = 0, lenient: bool = False) -> "Session":
-        """A session on this program's table, to be fed statements one at a time."""
-        return Session(self, seed=seed, lenient=lenient)
+    def session(self, *, seed: int = 0, lenient: bool = False, ask: Ask | None = None) -> "Session":
+        """A session on this program's table, to be fed statements one at a time;
+        `ask` answers its choices (see `Interpreter.answer`)."""
+        return Session(self, seed=seed, lenient=lenient, ask=ask)
 
     def read(self, text: str, file: str = "<table>", line_offset: int = 0) -> tuple[n.Statement, ...]:
         """The statements of a piece of script (a line typed at the table, say),
@@ -240,20 +241,21 @@ class Session:
     its statements and seed, `rebuild` from the accepted statements gives the
     very same state: that is how undo and resuming work."""
 
-    def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False):
+    def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False, ask: Ask | None = None):
         self.program = program
         self.seed = seed
         self.lenient = lenient
+        self.ask = ask
         self.statements: list[n.Statement] = []     # accepted, in order
         self._pending_from: int | None = None        # where the pending exchange's statements begin
-        self._interpreter = program.interpreter(seed=seed, lenient=lenient)
+        self._interpreter = program.interpreter(seed=seed, lenient=lenient, ask=ask)
         self.finished = False
 
     @classmethod
     def rebuild(cls, program: Program, statements: Iterable[n.Statement], *, seed: int = 0,
-                lenient: bool = False) -> "Session":
+                lenient: bool = False, ask: Ask | None = None) -> "Session":
         """A session fed these statements, one by one."""
-        session = cls(program, seed=seed, lenient=lenient)
+        session = cls(program, seed=seed, lenient=lenient, ask=ask)
         for statement in statements:
             session.feed(statement)
         return session
@@ -348,7 +350,7 @@ class Session:
 
     def _restore(self) -> None:
         """Back to the state after the accepted statements, by replaying them."""
-        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient, ask=self.ask)
         self._interpreter = again._interpreter
         self._pending_from = again._pending_from
 

@@ -432,3 +432,37 @@ def test_a_second_option_of_one_double_win_says_who_took_it(tmp_path):
     (error,) = printed_errors(outcome.stderr)
     assert (error.code, error.line) == ("E308", 7)
     assert error.message == "Kara already took the option of this double win (R8)"
+
+
+def test_the_table_answers_a_choice_through_the_ask_hook(tmp_path):
+    from dataclasses import replace
+
+    from dsl.pipeline import Program
+    from dsl.syntax import nodes as n
+    program = Program.compile(scenario(tmp_path, RIVER))
+    asked = []
+
+    def table(question):
+        asked.append((question.choice, question.available))
+        return "Look for the ford"
+    session = program.session(ask=table)
+    for statement in program.script.statements:
+        session.feed(statement)
+    session.finish()
+    (choice,) = choices(session.events)
+    assert (choice["taken"], choice["by"]) == ("Look for the ford", "table")
+    assert asked == [("At the river", ["Wade across", "Look for the ford", "Turn back"])]
+    # the answer written into the block (as a journal keeps it) replays without asking
+    block = next(s for s in program.script.statements if isinstance(s, n.ChoiceBlock))
+    given = replace(block, given=n.Name("Look for the ford", block.pos))
+    again = program.session()
+    for statement in program.script.statements:
+        again.feed(given if statement is block else statement)
+    again.finish()
+    assert [e["taken"] for e in choices(again.events)] == ["Look for the ford"]
+    # an answer of the table that is not available is refused
+    refused = program.session(ask=lambda question: "Swim")
+    with pytest.raises(Exception) as caught:
+        for statement in program.script.statements:
+            refused.feed(statement)
+    assert getattr(caught.value, "code", None) == "E207"
