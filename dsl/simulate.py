@@ -29,11 +29,13 @@ import hashlib
 import math
 import os
 import shlex
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from .durations import format_seconds
 from .errors import DramaError
 from .speed import paused_collector
 
@@ -121,8 +123,10 @@ def summarise(events: Iterable[dict]) -> dict:
     """A run's event log reduced to what a simulation counts:
 
     - `dramas`: one entry per dramatic situation begun, in order: `[key,
-      party_ids, rounds, defeated]`; the key is the situation's name, with
-      ` (2)`, ` (3)` ... for a name met again in the same run;
+      party_ids, rounds, defeated, round_seconds]`; the key is the situation's
+      name, with ` (2)`, ` (3)` ... for a name met again in the same run;
+      `round_seconds` is its own round length (`rounds of 1 hour`, R13), or
+      None for the setting's;
     - `final`: party id -> `(quintessence, damage_pool)` at the end;
     - `branches`: `[file, line, taken, condition]` per `if` that ran;
     - `loops`: `[file, line, passes, ended, bound]` per loop that ended;
@@ -153,7 +157,8 @@ def summarise(events: Iterable[dict]) -> dict:
             name = event["drama"]
             seen[name] += 1
             key = name if seen[name] == 1 else f"{name} ({seen[name]})"
-            current = [key, tuple(event["party_ids"]), 1, set()]
+            current = [key, tuple(event["party_ids"]), 1, set(),
+                       event.get("round_seconds") if event.get("rounds_of") else None]
             dramas.append(current)
         elif kind == "drama_end":
             if current is not None:
@@ -170,7 +175,7 @@ def summarise(events: Iterable[dict]) -> dict:
         elif kind == "final":
             final = {pid: (s["quintessence"], s["damage_pool"]) for pid, s in event["parties"].items()}
             state = dict(event.get("state") or {})
-    return {"dramas": [(key, ids, rounds, frozenset(defeated)) for key, ids, rounds, defeated in dramas],
+    return {"dramas": [(key, ids, rounds, frozenset(defeated), own) for key, ids, rounds, defeated, own in dramas],
             "final": final, "branches": branches, "loops": loops, "skipped": skipped,
             "choices": choices, "state": state}
 
@@ -187,7 +192,8 @@ class Aggregate:
     # party id -> {"quintessence": Counter(value -> runs), "damage_pool": Counter}
     final: dict = field(default_factory=dict)
     # drama key -> {"first": (run, position), "runs": int, "rounds": Counter,
-    #               "in": Counter(pid -> runs), "defeated": Counter(pid -> runs)}
+    #               "in": Counter(pid -> runs), "defeated": Counter(pid -> runs),
+    #               "round_seconds": Counter(its own round length or None -> runs)}
     dramas: dict = field(default_factory=dict)
     # (file, line) -> {"evaluations": int, "runs": int,
     #                  "arms": {taken: [condition, times, runs]}}
@@ -213,15 +219,16 @@ class Aggregate:
                 counts = self.final[pid] = {"quintessence": Counter(), "damage_pool": Counter()}
             counts["quintessence"][quintessence] += 1
             counts["damage_pool"][pool] += 1
-        for position, (key, ids, rounds, defeated) in enumerate(summary["dramas"]):
+        for position, (key, ids, rounds, defeated, own) in enumerate(summary["dramas"]):
             drama = self.dramas.get(key)
             if drama is None:
                 drama = self.dramas[key] = {"first": (index, position), "runs": 0, "rounds": Counter(),
-                                            "in": Counter(), "defeated": Counter()}
+                                            "in": Counter(), "defeated": Counter(), "round_seconds": Counter()}
             elif (index, position) < drama["first"]:
                 drama["first"] = (index, position)
             drama["runs"] += 1
             drama["rounds"][rounds] += 1
+            drama["round_seconds"][own] += 1
             drama["in"].update(ids)
             drama["defeated"].update(defeated)
         if summary["branches"]:
@@ -304,11 +311,13 @@ class Aggregate:
             if mine is None:
                 self.dramas[key] = {"first": drama["first"], "runs": drama["runs"],
                                     "rounds": Counter(drama["rounds"]), "in": Counter(drama["in"]),
-                                    "defeated": Counter(drama["defeated"])}
+                                    "defeated": Counter(drama["defeated"]),
+                                    "round_seconds": Counter(drama["round_seconds"])}
                 continue
             mine["first"] = min(mine["first"], drama["first"])
             mine["runs"] += drama["runs"]
             mine["rounds"].update(drama["rounds"])
+            mine["round_seconds"].update(drama["round_seconds"])
             mine["in"].update(drama["in"])
             mine["defeated"].update(drama["defeated"])
         for where, branch in other.branches.items():
@@ -417,14 +426,47 @@ _WORKER: dict = {}
 INHERIT = True
 
 
-def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...],
+def _end_with_parent(parent: int) -> None:
+    """A worker ends as soon as its parent has ended, however it ended (Ctrl-C,
+    SIGKILL, the kernel's out-of-memory killer): on Linux the kernel sends it
+    SIGKILL (`PR_SET_PDEATHSIG`, through ctypes); everywhere a thread waits on
+    the pipe that multiprocessing keeps from the parent (its write end closes when
+    the parent ends) and ends the worker; without one, it watches `os.getppid()`."""
+    import threading
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)       # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError, ValueError):         # pragma: no cover - no libc to call
+            pass
+    if os.getppid() != parent:           # it ended before the worker got here
+        os._exit(1)
+    import multiprocessing
+    mother = multiprocessing.parent_process()
+
+    def watch() -> None:
+        if mother is not None:
+            mother.join()                # returns when the parent's end of the pipe closes
+        else:                            # pragma: no cover - every start method has a parent_process
+            while os.getppid() == parent:
+                time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="drama-parent-watch", daemon=True).start()
+
+
+def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...], parent: int,
                   choices: tuple[tuple[str, str], ...] = ()) -> None:
-    """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's to handle.
+    """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's
+    to handle; it ends when the parent ends (`_end_with_parent`).
 
     An error is kept for the first chunk to send back (a worker whose
     initializer raised would be replaced by another, forever)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(parent)
     _WORKER.pop("error", None)
     inherited = _WORKER.pop("inherited", None)
     if inherited is not None and INHERIT:
@@ -468,7 +510,7 @@ def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], 
     _WORKER["inherited"] = prepared          # a forked worker finds it there
     try:
         pool = multiprocessing.Pool(jobs, initializer=_worker_start,
-                                    initargs=(prepared.path, prepared.casts, prepared.roles, prepared.choices))
+                                    initargs=(prepared.path, prepared.casts, prepared.roles, os.getpid(), prepared.choices))
     finally:
         _WORKER.pop("inherited", None)
     try:
@@ -603,9 +645,14 @@ def report(simulation: Simulation) -> dict:
     order = {sheet.id: index for index, sheet in enumerate(prepared.sheets)}
     dramas = []
     for key, drama in sorted(total.dramas.items(), key=lambda item: (item[1]["first"], item[0])):
+        # its own round length (R13, point 14), in the most runs; None: the setting's
+        own = min(drama["round_seconds"].items(), key=lambda item: (-item[1], item[0] is not None, item[0] or 0))[0]
         dramas.append({
             "name": key, "runs": proportion(drama["runs"], completed),
             "rounds": distribution(drama["rounds"]),
+            # its own round length (R13, point 14), in the most runs; None: the setting's
+            "round_seconds": own,
+            "round_length": None if own is None else format_seconds(own),
             "defeat": [{"party": pid, **proportion(drama["defeated"][pid], drama["in"][pid])}
                        for pid in sorted(drama["in"], key=lambda pid: (order.get(pid, len(order)), pid))],
         })

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
     "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
     "test": ("test", "test_command", "Run the test plans (*.test.yaml) of adventures; exit 1 if one fails."),
+    "play": ("play", "play_command", "Play a scenario live at the table, with a journal, undo and a player board."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file."),
 }
 

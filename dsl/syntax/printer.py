@@ -280,6 +280,12 @@ def _result(value: int) -> str:
     return _number(value)
 
 
+def _duration(text: str) -> str:
+    """A duration of an event (`1 hour`), as a script writes it."""
+    amount, unit = text.split(" ", 1)
+    return f"{_number(int(amount))} {unit}"
+
+
 def _time(event: dict) -> str:
     duration = event.get("duration")
     if not duration:        # an event log of before `duration` was added
@@ -363,8 +369,13 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         elif kind == "narration":
             paragraphs.append(("narration", [_narration(literal(event["text"]))]))
         elif kind == "drama":
-            parties = ", ".join(name_text(pid) for pid in event["party_ids"])
-            paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"]))
+            # a party whose name starts with `rounds` is quoted after a comma, where
+            # `rounds of` gives the round length
+            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] == "rounds" else name_text(pid)
+                                for i, pid in enumerate(event["party_ids"]))
+            rounds_of = event.get("rounds_of")
+            paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"
+                                         + (f", rounds of {_duration(rounds_of)}" if rounds_of else "")]))
             in_drama = True
         elif kind == "initiative":
             paragraphs.append(("initiative", [_initiative(event)]))
@@ -489,7 +500,10 @@ def normalise(events: Iterable[dict]) -> list[dict]:
 
 def write_record(path: str | os.PathLike, events: Iterable[dict], *,
                  scenario: str | os.PathLike | None = None) -> None:
-    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends)."""
+    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends),
+    through the one writer (`dsl.outputs`: a temporary file renamed into place,
+    never over the scenario)."""
+    from ..outputs import Outputs
     text = record(events, scenario=scenario)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    with Outputs(refuse=[scenario]) as out:
+        out.text(path, text)
