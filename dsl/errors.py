@@ -77,6 +77,9 @@ CODES: dict[str, str] = {
     "E402": "a face that is not on the die",
     # the command line
     "E501": "an output file that cannot be written",
+    "E510": "a path that `drama fmt` or `drama new` cannot use",
+    "E511": "a script that `drama fmt` cannot lay out without changing it",
+    "E512": "`drama new` would write over a file",
     # inputs and outputs (dsl/inputs.py, dsl/outputs.py)
     "E520": "an input that is not a regular file, or is too big",
     "E521": "a NUL character or a lone surrogate in an input",
@@ -152,10 +155,11 @@ class DramaError(Exception):
         text_line = _source_line(self.position, source)
         if text_line is not None:
             width = len(str(self.position.line))
-            shown = text_line.expandtabs(4)
-            lines.append(f" {self.position.line} | {shown}")
             start = max(self.position.column, 1)
             end = self.position.end_column or start + 1
+            text_line, start, end = _shown(text_line, start, end)
+            shown = text_line.expandtabs(4)
+            lines.append(f" {self.position.line} | {shown}")
             caret = "^" * max(1, end - start)
             prefix = text_line[: start - 1].expandtabs(4)
             lines.append(f" {' ' * width} | {' ' * len(prefix)}{caret}")
@@ -285,13 +289,34 @@ def one_of(names: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
+# a source line longer than this is shown cut around the caret
+MAX_SHOWN = 160
+# control characters shown as their Unicode pictures (NUL as U+2400), one column each
+_PICTURES = {c: 0x2400 + c for c in range(32) if c != 9} | {127: 0x2421}
+
+
+def _shown(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A source line as shown under an error: control characters as pictures, and
+    a long line (a line of an event log, say) cut to MAX_SHOWN characters around
+    columns start..end (1-based), with `…` where it is cut; the columns moved."""
+    text = text.translate(_PICTURES)
+    if len(text) <= MAX_SHOWN:
+        return text, start, end
+    left = max(0, min(start - 1 - MAX_SHOWN // 4, len(text) - MAX_SHOWN))
+    right = left + MAX_SHOWN
+    cut = ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+    moved = (1 if left else 0) - left
+    return cut, start + moved, min(end + moved, MAX_SHOWN + 1 + (1 if left else 0))
+
+
 def _source_line(position: Position | None, source: str | None) -> str | None:
     if position is None or position.line < 1:
         return None
     if source is None:
+        from .inputs import MAX_EVENT_LOG_BYTES, read_bytes     # the one reader (it imports this module)
         try:
-            source = Path(position.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
+            source = read_bytes(position.file, what="file", limit=MAX_EVENT_LOG_BYTES).decode("utf-8", "replace")
+        except DramaError:
             return None
     # lines end at \n only, as the parser and the YAML reader count them
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -68,8 +68,11 @@ class _Jobs(click.ParamType):
               help="Write to this file (atomically) instead of standard output.")
 @click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION",
               help=CHOOSE_HELP + " Fixed for every run; the other choices are picked at random, by weight.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Say on standard error whether the runs take the fast path, and if not, why.")
 def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tuple[str, ...],
-                     roles: tuple[str, ...], fmt: str, output: str | None, chosen: tuple[str, ...] = ()) -> None:
+                     roles: tuple[str, ...], fmt: str, output: str | None, chosen: tuple[str, ...] = (),
+                     verbose: bool = False) -> None:
     """Run SCENARIO many times with random dice and report the odds, with 95%
     confidence intervals: each party's chance of defeat in each dramatic
     situation, final quintessence and damage pool, rounds per situation, how
@@ -83,6 +86,10 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
         with outputs(scenario, *casts) as out:
             out.reserve(output)            # before the runs: a missing folder fails at once
             prepared = sim.prepare(scenario, casts, bound, given)
+            from ..speed import one_shot
+            one_shot()                     # the collector's work is done (dsl/speed.py)
+            if verbose:
+                click.echo(sim.path_taken(prepared), err=True)
             if sys.stderr.isatty():
                 with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
                     result = sim.simulate(prepared, runs, seed, jobs, bar.update)
