@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable
 
 
