@@ -32,6 +32,8 @@ def assert_clean(folder: Path) -> None:
     laid_out = drama("fmt", "--check", folder)
     assert laid_out.code == 0, laid_out.output
     for path in folder.rglob("*.yaml"):
+        if path.name.endswith(".test.yaml"):
+            continue            # a test plan of `drama test`: no JSON Schema of its own
         target = (path.parent / modeline_target(path.read_text())).resolve()
         assert target.is_relative_to(folder.resolve()), path
         schema = json.loads(target.read_text())
