@@ -294,6 +294,9 @@ class Session:
         statements): a trial of what a statement would do. `dice` replaces its
         source of rolled dice (a `SeededDice`)."""
         again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        pending = self._interpreter.pending
+        if pending is None or pending.resolved:
+            again.resolve()             # this session's last exchange is resolved: the fork's too
         if dice is not None:
             again._interpreter.game.dice = dice
         return again
