@@ -3,7 +3,8 @@
 A script says what happens; the table says how it fell. Where a statement of
 the script rolls (`roll`), the dice may be the ones rolled at the table; where
 a tie is settled by the vote, the table names the winner; a double win's
-option, a joint side's split and an initiative are the table's too. Every such
+option, a joint side's split, an initiative and a `choose` block's option are
+the table's too. Every such
 question is one `Ask` (a frozen dataclass), put to a `Calls` object:
 
     answer = calls(DiceAsk("Kara", "Kara may roll up to 3 dice: Sorcery 3", 3, 6))
@@ -66,7 +67,16 @@ class InitiativeAsk:
     parties: tuple[str, ...]
 
 
-Ask = DiceAsk | TieAsk | SplitAsk | OptionAsk | InitiativeAsk
+@dataclass(frozen=True)
+class ChoiceAsk:
+    """Which option a `choose` block takes: the label of an available one, or None to pass
+    (the choice is then refused, E330). `question` is the interpreter's own
+    (`dsl/interpreter/choices.py`): every option, available or not, and why not."""
+
+    question: Any             # choices.Question
+
+
+Ask = DiceAsk | TieAsk | SplitAsk | OptionAsk | InitiativeAsk | ChoiceAsk
 
 
 class Calls(Protocol):

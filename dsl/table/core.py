@@ -16,6 +16,12 @@ and only then fed, parsed from the journal's own text, to the live session.
 So the live events *are* the events of `drama run` on the journal, line
 numbers included, and undo ("drop the last entry and replay") and resuming
 ("replay the journal") are exact by construction.
+
+A `choose` block of the script is one entry: the block with the option taken
+(`chose`, from the script or asked of the table with `ChoiceAsk`) and no
+bodies; the walk then enters the taken option's body, played entry by entry.
+The journal holds the block as `--record` writes it, so `drama run` of the
+journal makes the same choice without asking.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from ..pipeline import Board, Program, Session
 from ..syntax import nodes as n
 from ..syntax.printer import actor_text, record
 from . import journal as j
-from .calls import Calls, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
+from .calls import Calls, ChoiceAsk, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 from .walk import Walk
 
 # the statements a defeated party's line is skipped for inside `if` and `repeat` (as the interpreter does)
@@ -168,7 +174,29 @@ class Table:
         group = self.next_group()
         if not group:
             return None
+        if isinstance(group[0], n.ChoiceBlock):       # the block alone: the walk plays the option's body
+            block = group[0]
+            bare = replace(block, options=tuple(replace(o, body=()) for o in block.options))
+            return self._accept([bare], j.Marker("script", block.pos.line, 1), calls)
         return self._accept(self._standing(group), j.Marker("script", group[0].pos.line, len(group)), calls)
+
+    def question(self, block: n.ChoiceBlock):
+        """The interpreter's question for a `choose` block of the script now (each option, available
+        or not and why), asked on a fork that is then dropped; None when the run answers it itself
+        (`--choose`). E331 when no option is available."""
+        trial = self._fork()
+        asked = []
+
+        def capture(question):
+            asked.append(question)
+            raise _Asked
+
+        trial.interpreter.ask = capture
+        try:
+            trial.feed(replace(block, given=None, options=tuple(replace(o, body=()) for o in block.options)))
+        except _Asked:
+            pass
+        return asked[0] if asked else None
 
     def _standing(self, group: list[n.Statement]) -> list[n.Statement]:
         """Inside `if` and `repeat`, the lines as the interpreter runs them when some of their parties
@@ -254,6 +282,9 @@ class Table:
         self._record = record(self._session.events)
         self._lines = self.header.count("\n")
         self.declined = -1
+        # the script's `once` options taken so far, as the interpreter keys them (the journal's
+        # copy of a block has no `once`: it names the option taken)
+        self._once: set[tuple[str, int]] = set()
 
     def _apply(self, entry: Entry) -> None:
         """Feed an entry to the live session and move the walk, as when it was accepted."""
@@ -275,11 +306,28 @@ class Table:
                                  f"came from line {marker.line}, but {at}",
                                  hint="the script was changed since the session was played; "
                                       "play the journal with `drama run`, or restore the script")
-            self._walk.advance(marker.count)
+            if marker.kind == "script" and isinstance(statement, n.ChoiceBlock):
+                self._enter(statement, entry)
+            else:
+                self._walk.advance(marker.count)
         self.entries.append(entry)
         self._record = record(session.events)
         self._lines += (entry.text + marker.text(len(self.entries)) + "\n").count("\n")
         self._walk.peek(session.holds)
+
+    def _enter(self, block: n.ChoiceBlock, entry: Entry) -> None:
+        """Into the body of the option the entry took at the script's `choose` block."""
+        taken = next(e["taken"] for e in entry.events if e.get("type") == "choice")
+        option = next(o for o in block.options if o.label.text == taken)
+        if option.once:
+            self._once.add((option.pos.file, option.pos.line))
+        self._walk.enter(option.body)
+
+    def _fork(self, dice=None) -> Session:
+        """A fork of the live session that knows the script's `once` options already taken."""
+        trial = self._session.fork(dice)
+        trial.interpreter.used_once |= self._once
+        return trial
 
     def _commit(self, entry: Entry) -> None:
         """Write an entry to the journal (whole, fsynced), then apply it."""
@@ -303,7 +351,7 @@ class Table:
         return entry
 
     def _try(self, statements: list[n.Statement], dice: SeededDice) -> Session:
-        trial = self._session.fork(_Continue(dice))
+        trial = self._fork(_Continue(dice))
         for statement in statements:
             trial.feed(statement)
         trial.resolve()
@@ -336,6 +384,11 @@ class Table:
                                                                 tuple(faces)))
             elif isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
                 statement = self._complete_initiative(statement, calls)
+            elif isinstance(statement, n.ChoiceBlock) and statement.given is None:
+                question = self.question(statement)
+                label = calls(ChoiceAsk(question)) if question is not None else None
+                if label is not None:
+                    statement = replace(statement, given=n.Name(label, statement.pos))
             out.append(statement)
         return out
 
@@ -459,6 +512,10 @@ class Table:
     def _parties_of(self, s: n.Statement) -> list[str]:
         names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
         return [self._party(name) for name in names]
+
+
+class _Asked(Exception):
+    """The question of a choice was caught (`Table.question`): the trial stops there."""
 
 
 class _Continue:

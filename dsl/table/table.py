@@ -4,7 +4,8 @@ The script drives: each of its statements is shown, and played when the game
 master presses Enter; where it rolls, the prompt says how many dice may be
 rolled and why, and takes the dice as rolled at the table (Enter: the engine
 rolls them, from the seeded source). A tie under the vote, a double win's
-option and a joint side's split are asked for the same way: these prompts are
+option, a joint side's split and a `choose` block's option (by number or label;
+the unavailable ones are shown greyed, with why, and never taken) are asked for the same way: these prompts are
 the `Calls` of `dsl/table/calls.py`. At any prompt the game master may type a
 statement of the language instead (free play), or a table command:
 
@@ -24,7 +25,7 @@ from typing import Callable
 from ..errors import DramaError, did_you_mean, one_of
 from ..syntax import nodes as n
 from . import board as boards
-from .calls import DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
+from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
 from ..syntax.printer import actor_text
 from .core import Table
 
@@ -185,6 +186,8 @@ class TableLoop:
             return self._option(ask)
         if isinstance(ask, InitiativeAsk):
             return self._initiative(ask)
+        if isinstance(ask, ChoiceAsk):
+            return self._choice(ask)
         return None
 
     def _dice(self, ask: DiceAsk):
@@ -260,6 +263,39 @@ class TableLoop:
             if word in ("dictate", "dictates", "d") and rest.strip():
                 return ("dictate", rest.strip().strip('"'))
             raise Typed(line)
+
+    def _choice(self, ask: ChoiceAsk):
+        """The option of a `choose` block: the available ones numbered, the others greyed with why."""
+        question = ask.question
+        available = question.available
+        self.say(f"  the choice {question.choice!r}:")
+        number = 0
+        for option in question.options:
+            if option.available:
+                number += 1
+                self.say(f"    {number}. {option.label}")
+            else:
+                line = f"    -  {option.label} (not available: {option.why})"
+                self.say(f"\x1b[2m{line}\x1b[0m" if self.color else line)
+        while True:
+            numbers = f"1-{len(available)}" if len(available) > 1 else "1"
+            line = self.ask(f"which option? {numbers} or its label> ")
+            if not line:
+                self.say(f"  a number from 1 to {len(available)}, or one of {one_of(available)}")
+                continue
+            if line.isdigit() and 1 <= int(line) <= len(available):
+                return available[int(line) - 1]
+            found = next((label for label in available if label.lower() == line.strip('"').lower()), None)
+            if found is not None:
+                return found
+            closed = next((o for o in question.options if not o.available
+                           and o.label.lower() == line.strip('"').lower()), None)
+            if closed is not None:
+                self.say(f"  '{closed.label}' is not available: {closed.why}")
+                continue
+            hint = did_you_mean(line.strip('"'), available) if line else None
+            self.not_an_answer(line, f"a number from 1 to {len(available)}, or one of {one_of(available)}"
+                               + (f" ({hint})" if hint else ""))
 
     def _initiative(self, ask: InitiativeAsk):
         while True:
@@ -502,5 +538,7 @@ def _asks(group: list[n.Statement]) -> bool:
         if isinstance(statement, n.Reroll) and statement.dice.kind != "given":
             return True
         if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
+            return True
+        if isinstance(statement, n.ChoiceBlock) and statement.given is None:
             return True
     return False

@@ -3,7 +3,7 @@
 `drama run` walks a script inside the interpreter, in one go. At the table the
 walk stops at every statement and waits for the game master, so it is kept
 here as plain data: a stack of frames (the body of the script, of an `if` arm
-or of a `repeat`, and how far each has come). An `if` or `repeat` condition is
+of a `repeat` or of a `choose` block's option taken, and how far each has come). An `if` or `repeat` condition is
 tested when the walk reaches it (`peek`), on the state of the table at that
 moment, exactly as the interpreter tests it after the statement before.
 
@@ -92,6 +92,11 @@ class Walk:
                     break
                 out.append(statement)
         return out
+
+    def enter(self, body: tuple[n.Statement, ...]) -> None:
+        """Into the body of the option a `choose` block (where `peek` stopped) took;
+        past the block once the body is played."""
+        self._stack.append(_Frame(tuple(body)))
 
     def advance(self, count: int) -> None:
         """Past `count` statements of the block `peek` stopped in."""
