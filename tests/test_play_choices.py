@@ -185,3 +185,91 @@ def test_no_answer_is_the_strict_refusal_and_the_table_may_skip_it(tmp_path):
     assert error.value.code == "E330"
     table.skip("skipped at the table")                 # passes over the whole block
     assert table.next_statement().pos.line == 6        # the loop's second pass
+
+
+def _block(doc: str, marker: str) -> list[str]:
+    """The lines of the ```text block after `<!-- marker -->` in docs/play.md."""
+    after = doc.split(f"<!-- {marker} -->\n```text\n", 1)[1]
+    return after.split("```", 1)[0].splitlines()
+
+
+def _contains(lines: list[str], block: list[str]) -> bool:
+    strip = [line.rstrip() for line in lines]
+    want = [line.rstrip() for line in block]
+    return any(strip[i:i + len(want)] == want for i in range(len(strip) - len(want) + 1))
+
+
+def test_the_docs_choice_session_is_what_drama_play_shows(tmp_path):
+    """docs/play.md's session of examples/at-the-door.yaml, played again through a pipe."""
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "play.md").read_text(encoding="utf-8")
+    path = tmp_path / "door.drama"
+    done = subprocess.run([sys.executable, "-m", "dsl", "play", str(root / "docs" / "examples" / "at-the-door.yaml"),
+                           "--journal", str(path), "--no-color"], input="\n\nSneak past\n2\n\n\n\n\n",
+                          capture_output=True, text=True, env=env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert _contains(done.stdout.splitlines(), _block(doc, "at-the-door session"))
+    journal = path.read_text(encoding="utf-8")
+    assert _contains(journal.splitlines(), _block(doc, "at-the-door journal"))
+    events = dsl.run(path.with_suffix(".yaml"))
+    assert [(e["choice"], e["taken"], e["by"]) for e in events if e["type"] == "choice"] == \
+        [("At the gate", "Bribe the guard", "given"), ("In the yard", "Press on", "given")]
+    table, _ = replayed(root / "docs" / "examples" / "at-the-door.yaml", path)
+    assert events == table.final_events()
+
+
+class _Drawn:
+    """The table's calls drawn by hypothesis: an available option (any), the engine's dice, the tie to the attacker."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __call__(self, ask):
+        from dsl.table.calls import TieAsk
+        if isinstance(ask, ChoiceAsk):
+            return self.data.draw(st.sampled_from(ask.question.available))
+        if isinstance(ask, TieAsk):
+            return ask.choices[0]
+        return None
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_choices_and_undos_replay_to_the_tables_events(tmp_path, data):
+    """Whatever the table picks and undoes: never an unavailable option, `drama run` of the
+    journal gives the table's events, and resuming gives the same state and position."""
+    from dsl.table import journal as journals
+    import tempfile
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    scenario = door(folder)
+    program = Program.compile(scenario)
+    path = folder / "j.drama"
+    table = Table.start(program, str(path), seed=data.draw(st.integers(0, 50)))
+    path.with_suffix(".yaml").write_text(journals.scenario_text(str(scenario), str(path), program.scenario.title, {}),
+                                         encoding="utf-8")
+    calls = _Drawn(data)
+    for _ in range(data.draw(st.integers(5, 40))):
+        if table.next_statement() is None:
+            break
+        if table.entries and data.draw(st.integers(0, 5)) == 0:
+            table.undo()
+            continue
+        if table.open_option() is not None:
+            table.take_option(None)
+        try:
+            table.play_script(calls)
+        except DramaError:
+            table.skip("refused")
+    for event in table.events:
+        if event["type"] == "choice":
+            offered = {o["label"]: o for o in event["options"]}
+            assert event["taken"] in offered
+    kicked = [e for e in table.events if e["type"] == "choice" and e["taken"] == "Kick it in"]
+    assert len(kicked) <= 1                                   # `once`
+    assert dsl.run(path.with_suffix(".yaml")) == table.final_events()
+    again, _ = Table.resume(program, str(path))
+    assert again.events == table.events
+    assert again.next_statement() == table.next_statement()
