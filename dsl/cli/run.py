@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import DramaError
-from .common import OUTPUTS, bindings, emit, fail, output_text, render_options, write_output
+from .common import OUTPUTS, bindings, emit, fail, output_text, prose_options, render_options, write_output
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -44,6 +44,7 @@ Examples:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the dice that the script asks the engine to roll (0 or more).")
 @render_options
+@prose_options
 @click.option("--lenient", is_flag=True,
               help="Let the setting's tie policy (or the dice) settle ties the script does not name.")
 @click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
@@ -57,7 +58,8 @@ Examples:
               help="Roll the dice the script gives afresh, as `drama simulate` does (to replay one of its runs).")
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
                 output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
-                record_file: str | None, roll_given: bool = False) -> None:
+                record_file: str | None, roll_given: bool = False, lang: str | None = None,
+                recap: bool = False) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
@@ -65,7 +67,7 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
         from ..pipeline import Program
         program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
         events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
-        text = output_text(events, fmt, as_, numbers, template)
+        text = output_text(events, fmt, as_, numbers, template, lang, recap)
         # every file the run read, to keep -o and --record off them
         inputs = [scenario, *program.files, *casts] + ([template] if template else [])
         if record_file:
@@ -86,15 +88,16 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
 @click.command("render", epilog=EXAMPLES_RENDER)
 @click.argument("events_file", metavar="EVENTS.jsonl", type=click.Path(dir_okay=False))
 @render_options
+@prose_options
 def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template: str | None,
-                   output: str | None) -> None:
+                   output: str | None, lang: str | None = None, recap: bool = False) -> None:
     """Render a saved event log (EVENTS.jsonl, written by `drama run --format json`)
     without running anything: the session log or the transcript, as text,
     Markdown or HTML."""
     from ..render import read_event_log
     try:
         events = read_event_log(events_file)
-        text = output_text(events, fmt, as_, numbers, template)
+        text = output_text(events, fmt, as_, numbers, template, lang, recap)
         emit(text, output, [events_file] + ([template] if template else []))
     except DramaError as error:
         fail(getattr(error, "errors", [error]))

@@ -68,12 +68,21 @@ class PartySheet:
     members: tuple[str, ...] = ()
     moves: Mapping[str, Move] = field(default_factory=dict)
     pos: Position | None = field(default=None, compare=False)
+    # for narration only, never read by the rules: the short name for later
+    # mentions, the pronouns (`she/her`), the writer's words for each move
+    # (`says`, `hit`, `miss`) and for qualifiers (`but not tapestries` -> a clause)
+    short: str | None = None
+    pronouns: str | None = None
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    clauses: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "traits", _frozen(self.traits))
         object.__setattr__(self, "treasures", _frozen(self.treasures))
         object.__setattr__(self, "moves", _frozen(self.moves))
         object.__setattr__(self, "members", tuple(self.members))
+        object.__setattr__(self, "words", _frozen({k: _frozen(v) for k, v in dict(self.words or {}).items()}))
+        object.__setattr__(self, "clauses", _frozen(self.clauses))
 
     @property
     def is_group(self) -> bool:

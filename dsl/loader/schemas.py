@@ -52,9 +52,26 @@ PARTY = Schema((
     Field("traits", "table", "the party's traits and their levels (0 or more)", items="integer"),
     Field("treasures", "table", "the party's treasures and their values (0 or more)", items="integer"),
     Field("members", "list", "the members of a group, for narration only (R17)", items="text"),
-    Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say",
+    Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say, or a "
+          "mapping of `use` and the words that narrate it (`says`, `hit`, `miss`)", items="text"),
+    Field("short", "text", "the name for later mentions in a transcript (`Kara`); for narration only"),
+    Field("pronouns", "text", "the pronouns of narration: she/her, he/him, they/them, it/its or your own "
+          "three (xe/xem/xyr); they/them for a group when left out; never guessed from the name"),
+    Field("clauses", "table", "a qualifier as written (`but not tapestries`) -> the clause that narrates it",
           items="text"),
 ))
+
+# a move written as a mapping: what it uses, and the words that narrate it
+MOVE = Schema((
+    Field("use", "text", "the 'Trait + Treasure' it uses when the script does not say"),
+    Field("says", "text", "what the party does, after its name: `hurls a gout of flame at {target}`"),
+    Field("hit", "text", "the outcome when it works: `{target} is engulfed`"),
+    Field("miss", "text", "the outcome when it fails: `{target} ducks behind a pillar`"),
+))
+
+# pronouns: subject/object/possessive, and whether a verb after them is plural
+PRONOUNS = {"she": ("she", "her", "her"), "he": ("he", "him", "his"), "they": ("they", "them", "their"),
+            "it": ("it", "it", "its")}
 
 CAST = Schema((
     Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY,
@@ -240,7 +257,14 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
                        hint="a name can be one or the other; rename one of them")
             del treasures[treasure]
     members = _members(f, found.get("members"), ctx, party_id)
-    moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures)
+    words: dict[str, dict[str, str]] = {}
+    moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures, words)
+    short = None
+    if "short" in found:
+        value = expect_field(f, *found["short"], ctx, PARTY["short"], f"the short name of '{party_id}'")
+        short = value if isinstance(value, str) else None
+    pronouns = _pronouns(f, found.get("pronouns"), ctx, party_id)
+    clauses = _clauses(f, found.get("clauses"), ctx, party_id)
     return PartySheet(
         id=party_id,
         name=name if isinstance(name, str) else party_id,
@@ -250,7 +274,75 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         members=members,
         moves=moves,
         pos=position,
+        short=short,
+        pronouns=pronouns,
+        words=words,
+        clauses=clauses,
     )
+
+
+def _pronouns(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str) -> str | None:
+    """`she/her`, `he/him`, `they/them`, `it/its` (or the three forms written out),
+    or three forms of the writer's own: `xe/xem/xyr` (E120)."""
+    if pair is None:
+        return None
+    value = expect_field(f, *pair, ctx, PARTY["pronouns"], f"the pronouns of '{party_id}'")
+    if isinstance(value, Bad):
+        return None
+    parts = [part.strip() for part in value.split("/")]
+    known = PRONOUNS.get(parts[0].lower()) if parts else None
+    if known is not None and len(parts) in (2, 3) and all(p.lower() in known for p in parts[1:]):
+        return "/".join(known)
+    if len(parts) == 3 and all(p and " " not in p for p in parts):
+        return "/".join(parts)
+    ctx.report("E120", f"the pronouns of '{party_id}' cannot be read: {value!r}", f.value_pos(*pair),
+               expected="she/her, he/him, they/them, it/its, or three forms of your own such as xe/xem/xyr",
+               hint=did_you_mean(value, ["she/her", "he/him", "they/them", "it/its"]))
+    return None
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _clauses(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str) -> dict[str, str]:
+    """A qualifier as written in the script (`but not tapestries`, `so that ...`) ->
+    the clause that narrates it (E122 for a key that is not a qualifier)."""
+    out: dict[str, str] = {}
+    if pair is None:
+        return out
+    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the clauses of '{party_id}'", none_ok=True)
+    if mapping is None or isinstance(mapping, Bad):
+        return out
+    for key, key_node, node in f.items(mapping, ctx):
+        text = " ".join(str(key).split()) if isinstance(key, str) else ""
+        if not (text.startswith("but not ") or text.startswith("so that ")):
+            ctx.report("E122", f"a clause of '{party_id}' must be keyed by a qualifier as the script writes it, "
+                       f"not {key!r}", f.pos(key_node),
+                       expected="`but not PHRASE` or `so that PHRASE`, e.g. `but not tapestries: taking care "
+                                "not to set the tapestries alight`")
+            continue
+        value = expect_str(f, key_node, node, ctx, f"the clause '{text}' of '{party_id}'")
+        if not isinstance(value, Bad) and _words_ok(f, key_node, node, ctx, value, f"the clause '{text}'", ()):
+            out[text] = value
+    return out
+
+
+def _words_ok(f: YamlFile, key_node: Node, node: Node, ctx: Context, text: str, what: str,
+              allowed: tuple[str, ...]) -> bool:
+    """Narration words with only the placeholders allowed (`{target}`) (E121)."""
+    for match in _PLACEHOLDER.finditer(text):
+        if match.group(1) not in allowed:
+            ctx.report("E121", f"{what} has the placeholder {{{match.group(1)}}}, which narration cannot fill",
+                       f.value_pos(key_node, node),
+                       expected=f"only {', '.join('{' + a + '}' for a in allowed)}" if allowed
+                       else "plain words, without { }",
+                       hint=did_you_mean(match.group(1), allowed) if allowed else None)
+            return False
+    if "{" in _PLACEHOLDER.sub("", text) or "}" in _PLACEHOLDER.sub("", text):
+        ctx.report("E121", f"{what} has an unmatched brace", f.value_pos(key_node, node),
+                   expected="`{target}` written whole, or no braces")
+        return False
+    return True
 
 
 def _levels(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str, kind: str
@@ -304,7 +396,7 @@ def _members(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id
 
 
 def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str,
-           traits: dict, treasures: dict) -> dict[str, Move]:
+           traits: dict, treasures: dict, words: dict[str, dict[str, str]]) -> dict[str, Move]:
     out: dict[str, Move] = {}
     if pair is None:
         return out
@@ -317,6 +409,20 @@ def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: 
         if not isinstance(intent, str) or not intent.strip():
             ctx.report("E104", f"a move's intent must be a name, not {describe(f, key_node)}", f.pos(key_node))
             continue
+        if isinstance(node, MappingNode):
+            found = known_keys(f, node, ctx, MOVE, f"the move '{intent}' of '{party_id}'")
+            said: dict[str, str] = {}
+            for key in ("says", "hit", "miss"):
+                if key in found:
+                    value = expect_field(f, *found[key], ctx, MOVE[key], f"the words '{key}' of '{intent}'")
+                    if not isinstance(value, Bad) and _words_ok(f, *found[key], ctx, value,
+                                                                f"'{key}' of the move '{intent}'", ("target",)):
+                        said[key] = value
+            if said:
+                words[intent] = said
+            if "use" not in found:
+                continue
+            key_node, node = found["use"]
         text = expect_str(f, key_node, node, ctx, f"the move '{intent}' of '{party_id}'", expected=form)
         if isinstance(text, Bad):
             continue

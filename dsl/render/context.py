@@ -45,8 +45,11 @@ def short_name(pid: str, name: str) -> str:
 def _party(pid: str, sheet: dict, index: int, start: dict, final: dict) -> dict:
     name = sheet.get("name") or pid
     members = list(sheet.get("members") or [])
+    pronouns = sheet.get("pronouns") or ("they/them/their" if members else None)
     return {
-        "id": pid, "name": name, "short": short_name(pid, name), "members": members,
+        "id": pid, "name": name, "short": sheet.get("short") or short_name(pid, name), "members": members,
+        "pronouns": pronouns, "plural": bool(pronouns and pronouns.split("/")[0] == "they"),
+        "words": dict(sheet.get("words") or {}), "clauses": dict(sheet.get("clauses") or {}),
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
         "traits": dict(sheet.get("traits") or {}), "treasures": dict(sheet.get("treasures") or {}),
@@ -89,6 +92,9 @@ class _Builder:
         return self.section
 
     def _add(self, item: dict) -> dict:
+        if self.section is None:
+            self._new_section(None, None, item["step"])
+        item.setdefault("scene", len(self.sections) - 1)
         if self.round is not None:
             item.setdefault("round", self.round["number"])
             self.round["entries"].append(item)
@@ -181,6 +187,7 @@ class _Builder:
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),
                           party_ids=list(event.get("party_ids") or []), rounds=[], end=None,
+                          scene_kind=event.get("kind") or "fight",
                           initiative=None, exchanges=0, defeated=[])
         item["drama"] = item["name"]
         self._add(item)
@@ -213,6 +220,9 @@ class _Builder:
                                     rolls=ordered))
         if self.drama is not None and self.drama["initiative"] is None:
             self.drama["initiative"] = item
+
+    def _on_member_lost(self, step, event):
+        self._add(self._item("member_lost", step, event, party=event.get("party"), member=event.get("member")))
 
     def _on_hold(self, step, event):
         self._add(self._item("hold", step, event, party=event.get("party")))
@@ -309,7 +319,8 @@ class _Builder:
             for pid in cleared:
                 if not (event.get("parties") or {}).get(pid):
                     self.state[pid] = {**self.state[pid], "defeated": False}
-            self.drama["end"] = {**event, "step": step, "key": step, "cleared": cleared}
+            self.drama["end"] = {**event, "step": step, "key": step, "cleared": cleared,
+                                 "scene": self.drama.get("scene")}
             self.drama = None
             self.round = None
             self.last_item = None

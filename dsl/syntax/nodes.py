@@ -105,10 +105,12 @@ class Narration(Statement):
 
 @dataclass(frozen=True)
 class DramaBegin(Statement):
-    """`drama "Name" with A, B, C`: a dramatic situation begins."""
+    """`drama "Name" with A, B, C`, or `..., a debate`: a dramatic situation begins.
+    `kind` (fight, chase, debate, race, escape, contest) is for the transcript's words."""
 
     name: str
     parties: tuple[Name, ...]
+    kind: str = "fight"
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ class Action(Statement):
     gm: int
     dice: Dice
     participants: tuple[Participant, ...] = ()
+    intent_quoted: bool = False     # written in quotes: the writer's verb phrase (`"drives them back"`)
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,15 @@ class Hold(Statement):
     """`Kara holds`: the party lets its turn pass and may act later this round (R9)."""
 
     party: Name
+
+
+@dataclass(frozen=True)
+class MemberLost(Statement):
+    """`Goblins lose member "Old Sal"`: a member of a group falls, for narration (R17);
+    the transcript names the member no more."""
+
+    party: Name
+    member: Name
 
 
 @dataclass(frozen=True)
