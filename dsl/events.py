@@ -36,14 +36,23 @@ def _sheet(sheet: PartySheet) -> dict:
     out = {"name": sheet.name, "maximum": sheet.quintessence, "members": list(sheet.members),
            "traits": dict(sheet.traits), "treasures": dict(sheet.treasures)}
     if sheet.short is not None:
-        out["short"] = sheet.short
+        out["short"] = _plain(sheet.short)
     if sheet.pronouns is not None:
         out["pronouns"] = sheet.pronouns
     if sheet.words:
-        out["words"] = {move: dict(words) for move, words in sheet.words.items()}
+        out["words"] = _plain(sheet.words)
     if sheet.clauses:
-        out["clauses"] = dict(sheet.clauses)
+        out["clauses"] = _plain(sheet.clauses)
+    if sheet.names:
+        out["names"] = _plain(sheet.names)
     return out
+
+
+def _plain(value):
+    """Frozen mappings as plain dicts, for JSON."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 def final(now: Mapping[str, PartyState], time: int) -> dict:

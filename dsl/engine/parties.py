@@ -75,14 +75,21 @@ class PartySheet:
     pronouns: str | None = None
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     clauses: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)      # the full name in other languages
 
     def __post_init__(self):
         object.__setattr__(self, "traits", _frozen(self.traits))
         object.__setattr__(self, "treasures", _frozen(self.treasures))
         object.__setattr__(self, "moves", _frozen(self.moves))
         object.__setattr__(self, "members", tuple(self.members))
-        object.__setattr__(self, "words", _frozen({k: _frozen(v) for k, v in dict(self.words or {}).items()}))
-        object.__setattr__(self, "clauses", _frozen(self.clauses))
+        object.__setattr__(self, "words", _frozen({k: _frozen({w: _frozen(t) if isinstance(t, Mapping) else t
+                                                                for w, t in v.items()})
+                                                   for k, v in dict(self.words or {}).items()}))
+        object.__setattr__(self, "clauses", _frozen({k: _frozen(v) if isinstance(v, Mapping) else v
+                                                     for k, v in dict(self.clauses or {}).items()}))
+        object.__setattr__(self, "names", _frozen(self.names))
+        if isinstance(self.short, Mapping):
+            object.__setattr__(self, "short", _frozen(self.short))
 
     @property
     def is_group(self) -> bool:

@@ -59,7 +59,11 @@ PARTY = Schema((
           "three (xe/xem/xyr); they/them for a group when left out; never guessed from the name"),
     Field("clauses", "table", "a qualifier as written (`but not tapestries`) -> the clause that narrates it",
           items="text"),
+    Field("names", "table", "the full name in other languages of a transcript (`fr: la bande de gobelins`)",
+          items="text"),
 ))
+# (`short`, the words of a move and a clause may also be a table of languages:
+# `short: {en: the goblins, fr: les gobelins}`, for `drama run --lang`)
 
 # a move written as a mapping: what it uses, and the words that narrate it
 MOVE = Schema((
@@ -261,8 +265,12 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
     moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures, words)
     short = None
     if "short" in found:
-        value = expect_field(f, *found["short"], ctx, PARTY["short"], f"the short name of '{party_id}'")
-        short = value if isinstance(value, str) else None
+        value = _words(f, *found["short"], ctx, f"the short name of '{party_id}'")
+        short = value if not isinstance(value, Bad) else None
+    names = {}
+    if "names" in found:
+        value = _words(f, *found["names"], ctx, f"the names of '{party_id}'", table=True)
+        names = value if isinstance(value, dict) else {}
     pronouns = _pronouns(f, found.get("pronouns"), ctx, party_id)
     clauses = _clauses(f, found.get("clauses"), ctx, party_id)
     return PartySheet(
@@ -278,8 +286,24 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         pronouns=pronouns,
         words=words,
         clauses=clauses,
+        names=names,
     )
 
+
+def _words(f: YamlFile, key: Node, node: Node, ctx: Context, what: str, table: bool = False
+           ) -> str | dict[str, str] | Bad:
+    """Narration words: text, or a table of languages -> text (`{en: ..., fr: ...}`)."""
+    if isinstance(node, MappingNode):
+        out: dict[str, str] = {}
+        for lang, lang_key, value_node in f.items(node, ctx):
+            value = expect_str(f, lang_key, value_node, ctx, f"{what} in '{lang}'")
+            if not isinstance(value, Bad):
+                out[str(lang)] = value
+        return out
+    if table:
+        expect_mapping(f, key, node, ctx, what)
+        return BAD
+    return expect_str(f, key, node, ctx, what)
 
 def _pronouns(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str) -> str | None:
     """`she/her`, `he/him`, `they/them`, `it/its` (or the three forms written out),
@@ -321,8 +345,10 @@ def _clauses(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id
                        expected="`but not PHRASE` or `so that PHRASE`, e.g. `but not tapestries: taking care "
                                 "not to set the tapestries alight`")
             continue
-        value = expect_str(f, key_node, node, ctx, f"the clause '{text}' of '{party_id}'")
-        if not isinstance(value, Bad) and _words_ok(f, key_node, node, ctx, value, f"the clause '{text}'", ()):
+        value = _words(f, key_node, node, ctx, f"the clause '{text}' of '{party_id}'")
+        texts = value.values() if isinstance(value, dict) else [value]
+        if not isinstance(value, Bad) and all(_words_ok(f, key_node, node, ctx, t, f"the clause '{text}'", ())
+                                              for t in texts):
             out[text] = value
     return out
 
@@ -414,9 +440,11 @@ def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: 
             said: dict[str, str] = {}
             for key in ("says", "hit", "miss"):
                 if key in found:
-                    value = expect_field(f, *found[key], ctx, MOVE[key], f"the words '{key}' of '{intent}'")
-                    if not isinstance(value, Bad) and _words_ok(f, *found[key], ctx, value,
-                                                                f"'{key}' of the move '{intent}'", ("target",)):
+                    value = _words(f, *found[key], ctx, f"the words '{key}' of '{intent}'")
+                    texts = value.values() if isinstance(value, dict) else [value]
+                    if not isinstance(value, Bad) and all(_words_ok(f, *found[key], ctx, text,
+                                                                    f"'{key}' of the move '{intent}'", ("target",))
+                                                          for text in texts):
                         said[key] = value
             if said:
                 words[intent] = said

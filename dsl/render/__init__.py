@@ -62,7 +62,7 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
         raise DramaError("E602", "an event log must begin with a `start` event")
     try:
-        context = build_context(events, as_=as_, fmt=format, numbers=numbers)
+        context = build_context(events, as_=as_, fmt=format, numbers=numbers, lang=book.language)
         context.update(lang=book.language, language=book.name, recap=bool(recap))
     except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None

@@ -182,7 +182,7 @@ class Narrator:
         if mode == "full" or pid not in self.introduced:
             self.introduced.add(pid)
             return p["name"], "full"
-        if mode in (None, "subj") and alone and start and self.last_subject == (pid,):
+        if mode is None and alone and start and self.last_subject == (pid,):
             pronoun = self._pronouns(pid)
             ambiguous = any(self._pronoun_key(other) == self._pronoun_key(pid)
                             for other in self.last_named if other != pid)
@@ -191,8 +191,6 @@ class Narrator:
             # no pronoun to use: at least not the same words twice in a row
             if self.last_form.get((pid,)) == "short":
                 return p["name"], "full"
-        if mode == "obj" and alone and self.last_subject == (pid,) and not start:
-            pass
         members = self.standing_members.get(pid) or []
         if alone and p["group"] and len(members) > 1 and mode is None and not start \
                 and stable_hash(f"{self.seed}:{key}:members") % 3 == 0:
@@ -220,10 +218,32 @@ class Narrator:
 
     # ------------------------------------------------------------ phrases
 
-    def pick(self, outcome: str, key: str, **facts: Any) -> str:
+    def _pronoun_ok(self, ids: tuple[str, ...]) -> bool:
+        """Whether a repeated subject can be a pronoun this time."""
+        if self.last_form.get(ids) == "pronoun":
+            return False
+        if len(ids) > 1:
+            return "they" in self.book.pronouns
+        pid = ids[0]
+        return self._pronouns(pid) is not None and not any(
+            self._pronoun_key(other) == self._pronoun_key(pid) for other in self.last_named if other != pid)
+
+    def _repeats(self, text: str, roles: dict) -> bool:
+        """Whether a phrase would name the last sentence's subject again, first,
+        in the same way (no pronoun to use): never the same subject twice in a row."""
+        for match, role, mode, forms in slots(text):
+            if forms:
+                continue
+            value = roles.get(role)
+            return (isinstance(value, Ref) and value.ids == self.last_subject and not match.start()
+                    and not self._pronoun_ok(value.ids))
+        return False
+
+    def pick(self, outcome: str, key: str, roles: dict | None = None, **facts: Any) -> str:
         """The most specific phrase of an outcome for the facts, one not used yet
         in the scene if there is one (else the one used longest ago), chosen
-        from the seed and the key."""
+        from the seed and the key; a phrase that would name the last subject
+        again first is taken only when no other is left."""
         facts.setdefault("kind", self.kind)
         levels: dict[int, list[str]] = {}
         for phrase in self.book.phrases.get(outcome, ()):
@@ -234,6 +254,8 @@ class Narrator:
         ordered = [levels[n] for n in sorted(levels, reverse=True)]
         for options in ordered:
             fresh = [o for o in options if o not in self.used]
+            if roles:
+                fresh = [o for o in fresh if not self._repeats(o, roles)] or fresh
             if fresh:
                 choice = fresh[stable_hash(f"{self.seed}:{key}:{outcome}") % len(fresh)]
                 break
@@ -278,7 +300,7 @@ class Narrator:
         return "".join(out).strip()
 
     def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
-        phrase = self.pick(outcome, key, **facts)
+        phrase = self.pick(outcome, key, roles or {}, **facts)
         return self.fill(phrase, key, roles or {}) if phrase else ""
 
     # ------------------------------------------------------------ the writer's words

@@ -58,6 +58,7 @@ class PhraseBook:
     words: dict[str, str]
     phrases: dict[str, tuple[Phrase, ...]]
     english_verbs: bool = False                   # inflect the writer's verb phrases for number
+    written_durations: bool = False               # durations as the script wrote them, not Babel's
     path: str = ""
     _list: Callable | None = field(default=None, repr=False)
 
@@ -186,7 +187,8 @@ def _read(path: str) -> PhraseBook:
         raise bad(f"the phrase book has no phrases for {', '.join(missing)}", "phrases")
     return PhraseBook(language=str(data["language"]), name=str(data.get("name", data["language"])),
                       locale=locale, pronouns=pronouns, genders=genders, words=words, phrases=phrases,
-                      english_verbs=bool(data.get("english_verbs", False)), path=path)
+                      english_verbs=bool(data.get("english_verbs", False)),
+                      written_durations=bool(data.get("written_durations", False)), path=path)
 
 
 def _line_of(raw: str, key: str | None) -> int:

@@ -266,10 +266,19 @@ class Teller:
     def time_passes(self, item: dict) -> str:
         n = self.n
         n.break_()
-        out = [sentence(n.say(item["kind"], str(item["key"]), {"D": item["duration"]}))]
+        out = [sentence(n.say(item["kind"], str(item["key"]), {"D": self.duration(item)}))]
         if item["restored"]:
             out.append(sentence(n.say("restored", f"{item['key']}:r", {"P": Ref(tuple(item["restored"]))})))
         return join(out)
+
+    def duration(self, item: dict) -> str:
+        """In-world time as the script wrote it, or in the book's language (Babel)."""
+        if self.n.book.written_durations:
+            return item["duration"]
+        from datetime import timedelta
+        from babel.dates import format_timedelta
+        return format_timedelta(timedelta(seconds=item.get("seconds", 0)), threshold=1.0,
+                                locale=self.n.book.locale)
 
     def member_lost(self, item: dict) -> str:
         pid = item["party"]
