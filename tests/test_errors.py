@@ -140,7 +140,7 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
     assert error.expected == ("'name', 'quintessence', 'traits', 'treasures', 'members', 'moves', 'short', "
-                              "'pronouns' or 'clauses'")
+                              "'pronouns', 'clauses' or 'names'")
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass

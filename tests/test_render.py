@@ -669,4 +669,4 @@ def test_the_templates_ship_with_the_package():
     from dsl.render import TEMPLATES
     names = {p.name for p in TEMPLATES.glob("*.j2")}
     assert {f"{k}.{f}.j2" for k in KINDS for f in FORMATS} | {"base.html.j2"} <= names
-    assert '"dsl.render" = ["templates/*"]' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"dsl.render" = ["templates/*", "phrases/*"]' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
