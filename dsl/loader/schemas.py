@@ -66,6 +66,8 @@ PARTY = Schema((
           "mapping of `use` and the words that narrate it (`says`, `hit`, `miss`)",
           items=Field("move", "either", "'Trait + Treasure', or `use` and the words of the move", items=MOVE),
           empty_ok=True),
+    Field("hidden", "boolean", "true: the player board of `drama play` shows no numbers for this party",
+          default=False),
     Field("short", "words", "the name for later mentions in a transcript (`Kara`); for narration only"),
     Field("pronouns", "text", "the pronouns of narration: she/her, he/him, they/them, it/its or your own "
           "three (xe/xem/xyr); they/them for a group when left out; never guessed from the name"),
@@ -277,6 +279,8 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         names = value if isinstance(value, dict) else {}
     pronouns = _pronouns(f, found.get("pronouns"), ctx, party_id)
     clauses = _clauses(f, found.get("clauses"), ctx, party_id)
+    hidden = expect_field(f, *found["hidden"], ctx, PARTY["hidden"], f"'hidden' of '{party_id}'") \
+        if "hidden" in found else False
     return PartySheet(
         id=party_id,
         name=name if isinstance(name, str) else party_id,
@@ -285,6 +289,7 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         treasures={k: v for k, (_n, v) in treasures.items() if not isinstance(v, Bad)},
         members=members,
         moves=moves,
+        hidden=hidden is True,
         pos=position,
         short=short,
         pronouns=pronouns,
