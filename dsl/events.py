@@ -181,7 +181,8 @@ def initiative(result: r.Initiative, line: int | None) -> dict:
 def drama_begun(result: r.DramaBegun, line: int | None, kind: str = "fight") -> dict:
     """`kind`: the kind of scene (docs/language.md), for the transcript's words."""
     return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
-            "time": result.time, "kind": kind}
+            "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of,
+            "kind": kind}
 
 
 def round_begun(result: r.RoundBegun, line: int | None) -> dict:

@@ -71,7 +71,9 @@ class Teller:
         ids = tuple(d["party_ids"])
         text = self.n.say("begin", f"{d['key']}", {"all": Ref(ids), "name": d["name"]})
         if self.numbers:
-            text += f" ({d['name']}, {self._word('at')} {format_seconds(d['event'].get('time', 0))})"
+            rounds = d["event"].get("rounds_of")
+            text += (f" ({d['name']}, {self._word('at')} {format_seconds(d['event'].get('time', 0))}"
+                     + (f", {self._word('in_rounds_of')} {rounds}" if rounds else "") + ")")
         return sentence(text)
 
     def initiative(self, item: dict) -> str:

@@ -255,10 +255,12 @@ class Builder:
 
     def drama(self, c):
         keyword, title = c[0], c[1]
-        kind = c[-1] if isinstance(c[-1], str) and not isinstance(c[-1], nodes.Name) else "fight"
-        parties = tuple(x for x in c[3:] if type(x) is nodes.Name)
+        length = c[-1] if type(c[-1]) is Duration else None
+        rest = c[3:-1] if length is not None else c[3:]
+        kind = rest[-1] if rest and type(rest[-1]) is str else "fight"
+        parties = tuple(x for x in rest if type(x) is nodes.Name)
         return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties,
-                                          kind))
+                                          length, kind))
 
     def drama_kind(self, c):
         word = c[-1]
@@ -272,6 +274,16 @@ class Builder:
     def member_lost(self, c):
         party, member = c[0], c[-1]
         return self._add(nodes.MemberLost(self._name_line_pos(party), party, member))
+    def rounds_of(self, c):
+        keyword, amount, unit = c
+        length = self._duration(amount, unit)
+        if length.unit == "round" or length.amount == 0:
+            raise DramaError("E320", f"a round cannot last {length}", position=self._pos(keyword, unit),
+                             expected="a length of in-world time above 0: `rounds of 6 seconds`, "
+                                      "`rounds of 1 minute`, `rounds of 2 hours`, `rounds of 1 day`",
+                             hint="a round is the unit the other durations count in, so it is given in "
+                                  "seconds, minutes, hours, days or weeks")
+        return length
 
     def initiative(self, c):
         keyword = c[0]

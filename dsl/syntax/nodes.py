@@ -128,11 +128,14 @@ class Narration(Statement):
 
 @dataclass(frozen=True)
 class DramaBegin(Statement):
-    """`drama "Name" with A, B, C`, or `..., a debate`: a dramatic situation begins.
-    `kind` (fight, chase, debate, race, escape, contest) is for the transcript's words."""
+    """`drama "Name" with A, B, C`: a dramatic situation begins; `, rounds of 1 hour`
+    gives its own round length (`round`, R13 and point 14), else None: the setting's;
+    `, a debate` its kind (fight, chase, debate, race, escape, contest), for the
+    transcript's words only."""
 
     name: str
     parties: tuple[Name, ...]
+    round: Duration | None = None
     kind: str = "fight"
 
 

@@ -264,6 +264,12 @@ def _result(value: int) -> str:
     return _number(value)
 
 
+def _duration(text: str) -> str:
+    """A duration of an event (`1 hour`), as a script writes it."""
+    amount, unit = text.split(" ", 1)
+    return f"{_number(int(amount))} {unit}"
+
+
 def _time(event: dict) -> str:
     duration = event.get("duration")
     if not duration:        # an event log of before `duration` was added
@@ -345,11 +351,16 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         elif kind == "narration":
             paragraphs.append(("narration", [_narration(literal(event["text"]))]))
         elif kind == "drama":
-            parties = ", ".join(name_text(pid) for pid in event["party_ids"])
+            # a party whose name starts with `rounds`, `a` or `an` is quoted after a comma,
+            # where `rounds of` gives the round length and `a debate` the kind of scene
+            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] in ("rounds", "a", "an") else name_text(pid)
+                                for i, pid in enumerate(event["party_ids"]))
+            rounds_of = event.get("rounds_of")
             kind = event.get("kind") or "fight"
             article = ", an " if kind[:1] in "aeiou" else ", a "
             paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"
-                                         + (article + kind if kind != "fight" else "")]))
+                                         + (article + kind if kind != "fight" else "")
+                                         + (f", rounds of {_duration(rounds_of)}" if rounds_of else "")]))
             in_drama = True
         elif kind == "initiative":
             paragraphs.append(("initiative", [_initiative(event)]))
