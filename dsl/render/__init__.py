@@ -57,7 +57,7 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
     from jinja2 import TemplateNotFound, TemplateSyntaxError
-    from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+    from jinja2.exceptions import SecurityError, UndefinedError
     from . import phrasebook
     book = phrasebook.load(lang if as_ == "transcript" else None)
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
