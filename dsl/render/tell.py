@@ -291,7 +291,8 @@ class Teller:
         return sentence(self.n.say("member_lost", str(item["key"]), {"P": Ref((pid,)), "M": member}))
 
     def choice(self, item: dict) -> str:
-        text = item.get("text") or item["event"].get("option") or ""
+        text = f"{item.get('choice') or ''}: “{item.get('taken') or ''}”" if item.get("taken") is not None \
+            else (item.get("text") or "")
         party = item["event"].get("party")
         return sentence(self.n.say("choice", str(item["key"]), {"P": Ref(ids_of(party)) if party else "",
                                                                   "text": text}))
