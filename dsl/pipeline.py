@@ -67,20 +67,22 @@ class Program:
         return [*self.scenario.files, *self.sources.chains]
 
     def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
-                    errors: Diagnostics | None = None) -> Interpreter:
+                    errors: Diagnostics | None = None, events=None) -> Interpreter:
         """A fresh interpreter for this program, reporting errors to `errors`
-        (by default: raise the first, placed in its file)."""
+        (by default: raise the first, placed in its file); its events go into
+        `events` (a list by default, or an `events.Streamed`)."""
         scenario = self.scenario
         sink = errors if errors is not None else Diagnostics(collect=False, place=self.sources.place)
         return Interpreter(scenario.setting, self.names, title=scenario.title, seed=seed, lenient=lenient,
-                           errors=sink, mode=mode, cache=self.cache)
+                           errors=sink, mode=mode, cache=self.cache, events=events)
 
-    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY) -> list[dict]:
+    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY, events=None) -> list[dict]:
         """The events of one run. Raises the first DramaError, placed in its file.
+        With `events` (an `events.Streamed`) each event goes there as it is made.
 
         A SIMULATE run takes the compiled fast path when the script allows it
         (`fast_path`): the same events, sooner."""
-        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode)
+        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode, events=events)
         if mode is SIMULATE:
             fast, _ = self.fast_path()
             if fast is not None:

@@ -44,7 +44,7 @@ class Interpreter:
     def __init__(self, settings: Settings, sheets: Iterable[PartySheet] | Names, *, title: str = "",
                  seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
                  roles: dict[str, str] | None = None, mode: RunMode = PLAY,
-                 cache: StatementCache | None = None):
+                 cache: StatementCache | None = None, events=None):
         self.settings = settings
         self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
         self.mode = mode
@@ -52,7 +52,9 @@ class Interpreter:
         self.game = Game(self.names.sheets.values(), settings, SeededDice(seed), lenient=lenient)
         self.sink = Diagnostics.of(errors)
         self.exchanges = ExchangeBuilder(self.names, mode, cache)
-        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed)]
+        # the event log: a list, or where each event goes as it is made (`events.Streamed`)
+        self.events: list[dict] = [] if events is None else events
+        self.events.append(ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed))
         self.pending: Pending | None = None     # the exchange being declared
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
