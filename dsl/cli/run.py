@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..errors import DramaError
@@ -72,7 +74,7 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             if fmt == "json" and not record_file:
                 # the event log written as it is made: to a temporary file that
                 # the commit renames, or to standard output at once
-                write = out.stream(output).write if output else click.get_text_stream("stdout").write
+                write = out.stream(output).write if output else sys.stdout.write
                 program.run(seed=seed, lenient=lenient, mode=mode, events=Streamed(write))
                 out.commit()
                 return
