@@ -2,6 +2,7 @@
 
     python benchmarks/playlog.py [--distinct] [SIZES ...]
     python benchmarks/playlog.py --compare OLD_TREE,NEW_TREE [--repeat K] [SIZES ...]
+    PYTHONPATH=TREE python benchmarks/playlog.py --in-process N     (from outside the trees)
 
 An action is an aggressive action or a defence, as in the ruleset. Each size runs
 in a fresh process, so that its peak memory is its own. It prints the parse time,
@@ -21,6 +22,7 @@ number), so the parser cannot reuse a line it has already read: the worst case.
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
 import subprocess
@@ -119,6 +121,9 @@ def main() -> None:
             repeat, rest = int(rest[1]), rest[2:]
         compare([int(a) for a in rest] or [1_000, 10_000, 100_000, 300_000], trees, repeat)
         return
+    if args and args[0] == "--in-process":
+        print(json.dumps(in_process(int(args[1]))))
+        return
     if args and args[0] == "--one":
         import tempfile
         with tempfile.TemporaryDirectory() as folder:
@@ -169,6 +174,40 @@ def command(actions: int, folder: Path, distinct: bool = False) -> dict:
     assert status == 0, status
     return {"actions": actions, "first_byte_s": first_at - began, "total_s": ended - began,
             "peak_mib": usage.ru_maxrss / 1024, "bytes": size}
+
+
+def in_process(actions: int) -> dict:
+    """Parse, run and write the log as JSON Lines (to /dev/null) in this process,
+    past the command's reader and its 8 MiB limit on a script: streamed where
+    the interpreter takes an event sink (`events.Streamed`), else as a list
+    written at the end (an older tree)."""
+    import inspect
+    from dsl.engine import Settings
+    from dsl.events import to_json_lines
+    from dsl.interpreter import Interpreter
+    from dsl.loader import loads_cast
+    from dsl.syntax import parse
+    text = play_log(actions)
+    sheets = loads_cast(CAST, file="cast.yaml")
+    out = open(os.devnull, "w")
+    first = []
+    began = time.perf_counter()
+    script = parse(text, "log.drama")
+    if "events" in inspect.signature(Interpreter.__init__).parameters:
+        from dsl.events import Streamed
+
+        def write(line: str) -> None:
+            if not first:
+                first.append(time.perf_counter())
+            out.write(line)
+        Interpreter(Settings(ties="actor"), sheets, title="bench", events=Streamed(write)).run(script)
+    else:
+        events = Interpreter(Settings(ties="actor"), sheets, title="bench").run(script)
+        first.append(time.perf_counter())
+        out.write(to_json_lines(events))
+    ended = time.perf_counter()
+    return {"actions": actions, "first_byte_s": first[0] - began, "total_s": ended - began,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def compare(sizes: list[int], trees: list[str], repeat: int) -> None:
