@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
-from .common import OUTPUTS, bindings, fail, output_text, outputs, render_options
+from .common import CHOOSE_HELP, OUTPUTS, answers, bindings, fail, output_text, outputs, render_options
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -16,6 +16,7 @@ Examples:
   drama run scenarios/emberfall/scenario.yaml --format json -o events.jsonl
   drama run scenarios/ambush/scenario.yaml --seed 7
   drama run scenarios/ambush/scenario.yaml --seed 7 --record ambush-7.drama
+  drama run scenarios/ford-of-ash/scenario.yaml --choose "At the river=Look for the ford"
   drama run scenarios/emberfall/scenario.yaml --as transcript --format md
   drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o emberfall.html
   drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2
@@ -55,9 +56,10 @@ Examples:
                    "which replays to the same events.")
 @click.option("--roll-given", is_flag=True,
               help="Roll the dice the script gives afresh, as `drama simulate` does (to replay one of its runs).")
+@click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION", help=CHOOSE_HELP)
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
                 output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
-                record_file: str | None, roll_given: bool = False) -> None:
+                record_file: str | None, roll_given: bool = False, chosen: tuple[str, ...] = ()) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
@@ -68,6 +70,7 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             from ..pipeline import Program
             from ..events import Streamed
             from ..speed import one_shot
+            given = answers(chosen)
             program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
             one_shot()                     # the collector's work is done (dsl/speed.py)
             mode = FRESH if roll_given else PLAY
@@ -75,10 +78,10 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
                 # the event log written as it is made: to a temporary file that
                 # the commit renames, or to standard output at once
                 write = out.stream(output).write if output else sys.stdout.write
-                program.run(seed=seed, lenient=lenient, mode=mode, events=Streamed(write))
+                program.run(seed=seed, lenient=lenient, mode=mode, choices=given, events=Streamed(write))
                 out.commit()
                 return
-            events = program.run(seed=seed, lenient=lenient, mode=mode)
+            events = program.run(seed=seed, lenient=lenient, mode=mode, choices=given)
             text = output_text(events, fmt, as_, numbers, template)
             if record_file:
                 from ..syntax.printer import record
