@@ -63,7 +63,7 @@ EMBERFALL_TEXT_LINES = [
     "  12    Kara with Sorcery + Ember Staff, 6 6 4; Goblins with Numbers + Rusty Spears, 2 "
     "=> Kara 21, Goblins 5: Kara wins DOUBLE   [Goblins 1/3]",
     "  15    Kara dictates: the goblins scatter into the kitchens",
-    "  19    Goblins rerolls 4 lost: 3 1 5 2, 3 back   [Goblins 3/1]",
+    "  19    Goblins reroll 4 lost: 3 1 5 2, 3 back   [Goblins 3/1]",       # a group agrees (issue 15)
     "  21  Bren rushed recovery: 6 4 2 then 5 3, 1 back   [Bren 3/2]",
     "  23  round 2 (t = 6 s)",
     "  29    Goblins with Numbers + Rusty Spears, 1 1 => Goblins 5 vs target 5: GM wins (tie, vote)   [Goblins 1/3]",
@@ -115,10 +115,23 @@ def test_json_keeps_non_ascii_text(tmp_path):
 
 def test_failed_run_prints_nothing_on_stdout(tmp_path):
     path = make_scenario(tmp_path, 'drama "X" with Kara, Bren\nKara fireball -> Brenn\n')
-    for fmt in ("text", "json"):
+    for fmt in ("text", "md"):
         outcome = drama("run", path, "--format", fmt)
         assert outcome.code == 1 and outcome.stdout == ""
         assert "error[E201]" in outcome.stderr
+
+
+def test_a_failed_json_run_has_streamed_the_events_before_the_error(tmp_path):
+    """`--format json` writes each event as it is made: on standard output a
+    failed run leaves the complete lines of the events before its error, and
+    no `final` event; with -o it leaves no file at all (written at the end)."""
+    path = make_scenario(tmp_path, 'drama "X" with Kara, Bren\nKara fireball -> Brenn\n')
+    outcome = drama("run", path, "--format", "json")
+    assert outcome.code == 1 and "error[E201]" in outcome.stderr
+    assert [json.loads(line)["type"] for line in outcome.stdout.splitlines()] == ["start", "drama"]
+    target = tmp_path / "events.jsonl"
+    outcome = drama("run", path, "--format", "json", "-o", target)
+    assert outcome.code == 1 and not target.exists() and list(tmp_path.glob(".events.jsonl*")) == []
 
 
 # ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ class Interpreter:
                  seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
                  roles: dict[str, str] | None = None, mode: RunMode = PLAY,
                  cache: StatementCache | None = None, choices: Mapping[str, str] | None = None,
-                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None):
+                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None, events=None):
         self.settings = settings
         self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
         self.mode = mode
@@ -62,13 +62,16 @@ class Interpreter:
         self.used_once: set[tuple[str, int]] = set()    # the `once` options taken (file, line)
         self.sink = Diagnostics.of(errors)
         self.exchanges = ExchangeBuilder(self.names, mode, cache)
-        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed,
-                                            self.state.values)]
+        # the event log: a list, or where each event goes as it is made (`events.Streamed`)
+        self.events: list[dict] = [] if events is None else events
+        self.events.append(ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed,
+                                    self.state.values))
         self.checks_expectations = True     # `drama check`'s dry run does not (its choices are its own)
         self.pending: Pending | None = None     # the exchange being declared
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
+        self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
     # ------------------------------------------------------------ running
 
@@ -293,7 +296,7 @@ class Interpreter:
 
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self.names.party(name) for name in s.parties]
-        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line))
+        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line, s.kind))
         self.fallen = set()
         self.last = None       # `last exchange` is one of this situation
 
@@ -308,6 +311,18 @@ class Interpreter:
 
     def _round(self, s: n.Round) -> None:
         self.events.append(ev.round_begun(self.game.next_round(), s.pos.line))
+
+    def _member_lost(self, s: n.MemberLost) -> None:
+        pid = self.names.party(s.party)
+        member = self.names.member(pid, s.member)
+        lost = self.members_lost.setdefault(pid, [])
+        if member in lost:
+            raise DramaError("E352", f"{member} of {pid} is already lost", position=s.member.pos,
+                             hint="a member is lost once; the transcript names it no more")
+        lost.append(member)
+        game = self.game
+        self.events.append(ev.member_lost(s.pos.line, pid, member, game.drama.name if game.drama else None,
+                                          game.round))
 
     def _hold(self, s: n.Hold) -> None:
         self.events.append(ev.held(self.game.hold(self.names.party(s.party)), s.pos.line))
@@ -403,7 +418,10 @@ class Interpreter:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
             qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            self.events.extend(ev.exchange(result, line, qualifiers, split))
+            events = ev.exchange(result, line, qualifiers, split)
+            if pending.action.intent_quoted:
+                events[0]["intent_quoted"] = True
+            self.events.extend(events)
         if pending.later:
             self.events.extend(pending.later)
 
@@ -447,6 +465,7 @@ class Interpreter:
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,
+    n.MemberLost: Interpreter._member_lost,
     n.Action: Interpreter._action, n.Defence: Interpreter._defence, n.Tie: Interpreter._tie,
     n.Split: Interpreter._split, n.Dictate: Interpreter._option, n.Reroll: Interpreter._option,
     n.Recover: Interpreter._recover, n.EndDrama: Interpreter._end_drama, n.Calm: Interpreter._time,
