@@ -22,6 +22,7 @@ from .checker import check_script, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, Interpreter, RunMode
+from .limits import MAX_STEPS
 from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
@@ -142,11 +143,16 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         statically = check_script(script, names)
         met = Diagnostics()        # what the dry run meets, before it is placed
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=met)
+                                  lenient=lenient, errors=met, budget=MAX_STEPS)
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
             met.report(error)
+        if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked
+            met.report(DramaError(
+                "W020", f"the dry run stopped here, after {MAX_STEPS:,} statements: what comes "
+                "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
+                hint="a run of this script may stop at the limit of a run's statements (E012)"))
         # what the run met is reported once, at the place the run met it
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
