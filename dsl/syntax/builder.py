@@ -458,7 +458,7 @@ class Builder:
     def _deep(self, cond) -> None:
         """E010 for a condition with its operators nested past MAX_NESTING (a
         walk with a stack of its own: the condition's depth is the input's)."""
-        todo = [(cond, 1)]
+        todo = [(cond, 0)]        # (a condition and the operators above it)
         while todo:
             c, depth = todo.pop()
             if depth > MAX_NESTING:
