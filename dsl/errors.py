@@ -130,10 +130,12 @@ class DramaError(Exception):
         text_line = _source_line(self.position, source)
         if text_line is not None:
             width = len(str(self.position.line))
-            shown = text_line.expandtabs(4)
-            lines.append(f" {self.position.line} | {shown}")
             start = max(self.position.column, 1)
             end = self.position.end_column or start + 1
+            if len(text_line) > _WIDEST:       # a very long line: the part around the caret
+                text_line, start, end = _window(text_line, start, end)
+            shown = text_line.expandtabs(4)
+            lines.append(f" {self.position.line} | {shown}")
             caret = "^" * max(1, end - start)
             prefix = text_line[: start - 1].expandtabs(4)
             lines.append(f" {' ' * width} | {' ' * len(prefix)}{caret}")
@@ -144,6 +146,21 @@ class DramaError(Exception):
         for note in self.notes:
             lines.append(f"  note: {note}")
         return "\n".join(lines)
+
+
+# a source line longer than this is shown cut to the part around the caret
+_WIDEST = 200
+
+
+def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
+    """The part of a long line around columns start..end, marked `...` where cut,
+    and the columns moved into it (the caret at most _WIDEST // 2 wide)."""
+    end = min(end, start + _WIDEST // 2, len(line) + 2)
+    first = max(1, start - 40)
+    last = min(len(line), end + 40)
+    head = "..." if first > 1 else ""
+    tail = "..." if last < len(line) else ""
+    return head + line[first - 1:last] + tail, start - first + 1 + len(head), end - first + 1 + len(head)
 
 
 class RuleError(DramaError):

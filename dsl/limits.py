@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .errors import DramaError, Position
 
-__all__ = ["MAX_NESTING", "MAX_LOOP_BOUND", "MAX_STEPS", "MAX_LINE", "MAX_SCRIPT",
+__all__ = ["MAX_NESTING", "MAX_LOOP_BOUND", "MAX_STEPS", "CHECK_STEPS", "check_budget", "MAX_LINE", "MAX_SCRIPT",
            "MAX_DICE", "MAX_NUMBER", "too_deep", "too_many_dice"]
 
 # blocks (`if`, `repeat`) and includes, one inside another; and the operators
@@ -22,6 +22,15 @@ MAX_LOOP_BOUND = 10_000
 # `drama check`'s dry run stops there with a warning (W020). More than a script
 # of MAX_SCRIPT characters holds without loops, so only loops reach it
 MAX_STEPS = 200_000
+# `drama check`'s dry run goes on for this many statements, and two more for
+# each statement of the script (its includes read in), up to MAX_STEPS: a
+# check's time grows with the script's length, not with its loops' bounds
+CHECK_STEPS = 20_000
+
+
+def check_budget(statements: int) -> int:
+    """The statements `drama check`'s dry run of a script of `statements` may execute."""
+    return min(MAX_STEPS, CHECK_STEPS + 2 * statements)
 # characters in one line of a script (E013), and in one script file (E014)
 MAX_LINE = 4_000
 MAX_SCRIPT = 500_000
@@ -41,5 +50,5 @@ def too_deep(what: str, position: Position | None) -> DramaError:
 
 def too_many_dice(count: int) -> DramaError:
     """E015: a statement that gives or rolls more than MAX_DICE dice."""
-    return DramaError("E015", f"{count} dice in one statement, more than the limit of {MAX_DICE}",
-                      expected=f"at most {MAX_DICE} dice given or rolled by one statement")
+    return DramaError("E015", f"{count:,} dice in one statement, more than the limit of {MAX_DICE:,}",
+                      expected=f"at most {MAX_DICE:,} dice given or rolled by one statement")

@@ -22,7 +22,7 @@ from .checker import check_script, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, Interpreter, RunMode
-from .limits import MAX_STEPS
+from .limits import check_budget
 from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
@@ -142,15 +142,16 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         names = Names(scenario.cast, scenario.roles)
         statically = check_script(script, names)
         met = Diagnostics()        # what the dry run meets, before it is placed
+        budget = check_budget(_count(script.statements))
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=met, budget=MAX_STEPS)
+                                  lenient=lenient, errors=met, budget=budget)
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
             met.report(error)
         if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked
             met.report(DramaError(
-                "W020", f"the dry run stopped here, after {MAX_STEPS:,} statements: what comes "
+                "W020", f"the dry run stopped here, after {budget:,} statements: what comes "
                 "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
                 hint="a run of this script may stop at the limit of a run's statements (E012)"))
         # what the run met is reported once, at the place the run met it
@@ -159,6 +160,20 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
             sink.report(error)
         errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
+
+
+def _count(statements) -> int:
+    """How many statements there are, those inside blocks included."""
+    count = 0
+    todo = [statements]
+    while todo:
+        for s in todo.pop():
+            count += 1
+            if isinstance(s, n.Loop):
+                todo.append(s.body)
+            elif isinstance(s, n.IfBlock):
+                todo.extend(arm.body for arm in s.arms)
+    return count
 
 
 def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,

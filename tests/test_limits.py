@@ -12,7 +12,7 @@ import pytest
 import dsl
 from conftest import ERROR_HEAD, EMBERFALL_CAST, SCENARIOS, drama, make_scenario, write
 from dsl.errors import DramaError
-from dsl.limits import MAX_DICE, MAX_LINE, MAX_LOOP_BOUND, MAX_NESTING, MAX_NUMBER, MAX_SCRIPT, MAX_STEPS
+from dsl.limits import CHECK_STEPS, MAX_DICE, MAX_LINE, MAX_LOOP_BOUND, MAX_NESTING, MAX_NUMBER, MAX_SCRIPT, MAX_STEPS
 
 DRAMA = 'drama "Hall" with Kara, Bren, Overlord, Goblins\n'
 
@@ -159,6 +159,8 @@ def test_check_stops_its_dry_run_at_the_budget_with_a_warning(tmp_path):
         "Kara fireball -> Overlrd\n"
     found = dsl.check(make_scenario(tmp_path, script))
     assert [e.code for e in found] == ["W020"]       # the misspelt name is after where the run stopped
+    # the budget: a constant and two for each of the script's 5 statements
+    assert f"after {CHECK_STEPS + 2 * 5:,} statements" in found[0].message
     outcome = drama("check", str(tmp_path / "scenario.yaml"))
     assert outcome.code == 0 and "warning[W020]" in outcome.stderr
 

@@ -522,8 +522,8 @@ class Builder:
         bound = self._int(token)
         if bound > MAX_LOOP_BOUND:
             self.soft.append(DramaError(
-                "E011", f"a loop's bound of {bound} is over the limit of {MAX_LOOP_BOUND}",
-                position=self._pos(token), expected=f"a bound of at most {MAX_LOOP_BOUND}",
+                "E011", f"a loop's bound of {bound:,} is over the limit of {MAX_LOOP_BOUND:,}",
+                position=self._pos(token), expected=f"a bound of at most {MAX_LOOP_BOUND:,}",
                 hint="a loop of rounds ends long before that: `repeat until ..., at most 20 rounds`"))
             return MAX_LOOP_BOUND
         return bound

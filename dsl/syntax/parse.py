@@ -264,8 +264,7 @@ def _within_limits(lines: list[str], file: str, line_offset: int, sink: Diagnost
         if size > MAX_SCRIPT + 1:
             sink.report(DramaError("E014", f"the script is longer than the limit of {MAX_SCRIPT:,} characters",
                                    position=Position(file, number, 1, 2),
-                                   expected="a shorter script: split it into files read with `include`",
-                                   notes=[f"the limit is reached at line {number}"]))
+                                   expected="a shorter script: split it into files read with `include`"))
             break
         if len(line) > MAX_LINE:
             sink.report(DramaError("E013", f"this line has {len(line):,} characters, more than the limit of "
