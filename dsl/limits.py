@@ -21,7 +21,7 @@ MAX_LOOP_BOUND = 10_000
 # statements one run executes, counting each pass through a loop (E012);
 # `drama check`'s dry run stops there with a warning (W020). More than a script
 # of MAX_SCRIPT characters holds without loops, so only loops reach it
-MAX_STEPS = 200_000
+MAX_STEPS = 100_000
 # `drama check`'s dry run goes on for this many statements, and two more for
 # each statement of the script (its includes read in), up to MAX_STEPS: a
 # check's time grows with the script's length, not with its loops' bounds
@@ -33,7 +33,7 @@ def check_budget(statements: int) -> int:
     return min(MAX_STEPS, CHECK_STEPS + 2 * statements)
 # characters in one line of a script (E013), and in one script file (E014)
 MAX_LINE = 4_000
-MAX_SCRIPT = 500_000
+MAX_SCRIPT = 300_000
 # dice one statement gives or rolls (E015)
 MAX_DICE = 1_000
 # the largest whole number a setting or cast file may hold (E104); a script's
