@@ -66,6 +66,9 @@ CODES: dict[str, str] = {
     "E313": "R13: a round outside a dramatic situation",
     "E314": "R14: a recovery that is not allowed yet",
     "E316": "R16: rest or calm during a dramatic situation",
+    "E317": "R14: a re-roll of a die that was not rolled",
+    "E318": "R14: more re-rolls than the recovery's bonus allows",
+    "E319": "R14: re-rolls that cannot be chosen as written",
     # dice
     "E401": "the wrong number of dice",
     "E402": "a face that is not on the die",

@@ -142,7 +142,8 @@ def recovery(result: r.Recovery, line: int | None, drama: str | None, round_: in
         "helpers": [{"party": p, "trait": t, "treasure": tr} for p, t, tr in result.helpers],
         "bonus": result.bonus,
         "checks": [{"dice": list(c.dice), "rerolled": list(c.rerolled), "rerolls": list(c.rerolls),
-                    "final": list(c.final), "returning": c.returning, "rolled_by": c.rolled_by}
+                    "final": list(c.final), "returning": c.returning, "chosen": c.chosen,
+                    "rolled_by": c.rolled_by}
                    for c in result.checks],
         "returned": result.returned, "time": result.time, "turn": _turn(result.turn),
         "parties": states(result.parties),

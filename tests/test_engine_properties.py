@@ -6,7 +6,9 @@ seeded `SeededDice`, checked against the invariants of RULES.md.
 - the same seed and the same steps give the same results;
 - R7: a party becomes defeated only when it failed while at 0 before the exchange's
   losses (and every such party is defeated);
-- R14: a recovery never returns more dice than the damage pool holds.
+- R14: a recovery never returns more dice than the damage pool holds, whichever
+  dice the party chooses to re-roll (point 13), and never re-rolls more dice
+  than its bonus.
 """
 
 from __future__ import annotations
@@ -91,6 +93,28 @@ def throw_for(n: int, m: int, sides: int) -> Throw:
     return Throw.given(*faces)
 
 
+def recovery_throws(game: Game, who: str, ns) -> tuple[Throw, Throw | None]:
+    """The dice of a recovery's checks: the default; re-rolls chosen among the
+    given dice of the pool (point 13), sometimes more than the bonus allows
+    (E318) or a face that was not rolled (E317); or the engine's dice with at
+    most a few re-rolls (none: declined)."""
+    kind = ns[0] % 4
+    if kind in (0, 1):
+        return Throw.roll(), None
+    sides = game.settings.sides
+    rushed = game.drama is not None and who in game.drama.parties
+    if kind == 2:
+        pool = game.state(who).damage_pool
+        faces = [1 + (ns[1] * 5 + i * ns[2]) % sides for i in range(pool)]
+        chosen = [face for i, face in enumerate(faces) if (ns[3] >> i) & 1]
+        if ns[4] == 30:
+            chosen.append(sides + 1)          # not rolled (E317)
+        rerolls = [1 + (ns[5] + i * 3) % sides for i in range(len(chosen))]
+        return (Throw.given(*faces, chosen=chosen, rerolls=rerolls),
+                Throw.roll().rerolling_at_most(ns[6] % 3) if rushed else None)
+    return Throw.roll().rerolling_at_most(ns[1] % 3), Throw.roll().rerolling_at_most(ns[2] % 3) if rushed else None
+
+
 def part_for(game: Game, pid: str, ns) -> Part:
     sheet = game.sheets[pid]
     return Part(pid, maybe(list(sheet.traits), ns[0]), maybe(list(sheet.treasures), ns[1]),
@@ -132,7 +156,7 @@ def build_step(game: Game, kind: str, ns: list[int]):
                 hs = game.sheets[helper]
                 helpers.append(Helping(helper, maybe(list(hs.traits), ns[3]), maybe(list(hs.treasures), ns[4])))
         return lambda: game.recover(who, maybe(list(sheet.traits), ns[5]), maybe(list(sheet.treasures), ns[6]),
-                                    helpers)
+                                    helpers, *recovery_throws(game, who, ns[7:]))
     # an exchange
     attackers = [pick(in_play, ns[0])]
     if ns[1] % 4 == 0:
@@ -231,7 +255,15 @@ def check_step(game: Game, before, result):
         assert result.returned == result.checks[-1].returning
         assert game.state(result.party).quintessence == states_before[result.party].quintessence + result.returned
         for check in result.checks:
-            assert all(check.dice[i] < game.settings.sides for i in check.rerolled)
+            if not check.chosen:            # the default re-rolls only dice below the top face
+                assert all(check.dice[i] < game.settings.sides for i in check.rerolled)
+            # point 13: at most one re-roll per point of bonus, each die once, and
+            # the final dice are the first with the re-rolls in their places
+            assert len(check.rerolled) == len(set(check.rerolled)) == len(check.rerolls) <= result.bonus
+            final = list(check.dice)
+            for index, face in zip(check.rerolled, check.rerolls):
+                final[index] = face
+            assert tuple(final) == check.final
     elif isinstance(result, results.OptionTaken):
         assert result.returned <= result.lost and len(result.dice) in (0, result.lost)
     elif isinstance(result, (results.DramaBegun, results.DramaEnded)):
@@ -276,9 +308,10 @@ def test_the_same_seed_gives_the_same_results(setup, script):
 
 
 @settings(max_examples=100, deadline=None)
-@given(sheets(), st.integers(0, 2**16), st.lists(st.integers(0, 30), min_size=4, max_size=4))
+@given(sheets(), st.integers(0, 2**16), st.lists(st.integers(0, 30), min_size=11, max_size=11))
 def test_recovery_never_returns_more_than_the_pool(cast, seed, ns):
-    """R14/R15 alone: a party with a random damage pool recovers, calmly or rushed."""
+    """R14/R15 alone: a party with a random damage pool recovers, calmly or rushed,
+    re-rolling the dice it chooses, the engine's default, or none (point 13)."""
     game = Game(cast, Settings(), SeededDice(seed))
     who = cast[ns[0] % len(cast)]
     amount = ns[1] % (who.quintessence + 1)
@@ -288,7 +321,16 @@ def test_recovery_never_returns_more_than_the_pool(cast, seed, ns):
     if rushed:
         game.begin_drama("Storm", [s.id for s in cast])
     trait = list(who.traits)[0] if who.traits and ns[3] % 2 else None
-    rec = game.recover(who.id, trait)
+    first, second = recovery_throws(game, who.id, ns[4:])
+    before = game.states()
+    try:
+        rec = game.recover(who.id, trait, first=first, second=second)
+    except DramaError as error:
+        # chosen re-rolls the rules refuse, or a rushed recovery's second check not given
+        assert error.code in ("E317", "E318", "E401", "E402") and game.states() == before
+        return
     assert rec.rushed == rushed
+    assert all(len(check.rerolled) <= rec.bonus for check in rec.checks)
+    assert game.state(who.id).quintessence + game.state(who.id).damage_pool == who.quintessence
     assert rec.returned <= amount and len(rec.checks[0].dice) == amount
     assert game.state(who.id).damage_pool == amount - rec.returned

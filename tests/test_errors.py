@@ -450,6 +450,41 @@ def test_e314_recovery_too_soon_after_the_last_R14(in_tmp):
               expected="22 h 59 min 54 s more of in-world time")
 
 
+HURT = "Overlord crush -> Kara with Brutality + Obsidian Crown, rolled 6 6\n"     # Kara 3/3
+
+
+def test_e317_a_re_roll_of_a_die_not_rolled_R14_point_13(in_tmp):
+    outcome = check(in_tmp, DRAMA + HURT + "Kara recovers with Agility + Lucky Coin, rolled 6 5 2, "
+                                           "rerolling 2 to 3 and 2 to 4, then 6 5 3\n")
+    one_error(outcome, "E317", "script.drama:3:77",
+              "Kara's rushed recovery re-rolls a die showing 2, but only 1 die of 6 5 2 shows 2, and each die is "
+              "re-rolled once (R14)", expected="a face of the dice rolled (6 5 2), as it first showed")
+
+
+def test_e317_in_the_second_check_R14_R15_point_13(in_tmp):
+    outcome = check(in_tmp, DRAMA + HURT + "Kara recovers with Agility, rolled 6 5 2, rerolling none, "
+                                           "then 6 5, rerolling 4 to 6\n")
+    one_error(outcome, "E317", "script.drama:3:79",
+              "the second check of Kara's rushed recovery re-rolls a die showing 4, but no die of 6 5 shows 4 (R14)")
+
+
+def test_e318_more_re_rolls_than_the_bonus_R14_point_13(in_tmp):
+    outcome = check(in_tmp, DRAMA + HURT + "Kara recovers with Agility, helped by Bren with Rope, "
+                                           "rolled 6 5 2, rerolling 2 to 4 and 5 to 6 and 6 to 1, then 6 6 5\n")
+    one_error(outcome, "E318", "script.drama:3:101",
+              "Kara's rushed recovery re-rolls 3 dice, but its bonus of 2 allows at most 2 (R14)")
+
+
+def test_e319_re_rolls_named_after_roll_or_given_twice_R14_point_13(in_tmp):
+    outcome = check(in_tmp, DRAMA + HURT + "Kara recovers, roll, rerolling 2 to 4\n")
+    one_error(outcome, "E319", "script.drama:3:22",
+              "the dice of `roll` are not known yet, so the dice to re-roll cannot be named",
+              expected="`rolled N N ...` before `rerolling F to N`, or `rerolling none`")
+    outcome = check(in_tmp, DRAMA + HURT + "Kara recovers with Agility, rolled 6 5 2 rerolled 3, rerolling 2 to 4\n")
+    one_error(outcome, "E319", "script.drama:3:54",
+              "the re-rolls are given twice, with `rerolled` and with `rerolling`")
+
+
 def test_e316_rest_during_drama_R16(in_tmp):
     outcome = check(in_tmp, DRAMA + "rest 2 days\n")
     one_error(outcome, "E316", "script.drama:2:1", "there is no rest during the dramatic situation Throne Hall (R16)",
@@ -708,6 +743,11 @@ TRIGGERS = {
     "E313": _scenario("round\n"),
     "E314": _scenario(DRAMA + "end drama\nKara recovers\n"),
     "E316": _scenario(DRAMA + "calm 1 hour\n"),
+    "E317": _scenario(DRAMA + "Overlord crush -> Kara with Brutality, rolled 6 6\nKara recovers with Agility, "
+                              "rolled 6 5 2, rerolling 3 to 4, then 6 5\n"),
+    "E318": _scenario(DRAMA + "Overlord crush -> Kara with Brutality, rolled 6 6\nKara recovers, rolled 6 5 2, "
+                              "rerolling 2 to 4, then 6 5\n"),
+    "E319": _scenario(DRAMA + "Kara recovers, roll, rerolling 2 to 4\n"),
     "E401": _scenario(DRAMA + "Kara recovers, rolled 6\n"),
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,

@@ -126,6 +126,21 @@ def test_initiative_given_with_tie_rerolls_R12(tmp_path):
     assert {x["party"]: x["results"] for x in event["rolls"]}["Kara"] == [5, 4]
 
 
+def test_initiative_with_a_trait_and_a_given_number_adds_the_bonus_to_the_die_R12(tmp_path):
+    """`Kara with Agility + Lucky Coin 3`: the 3 is Kara's die; her result is 3 + 1 + 1 = 5,
+    and the event says so (dice [3], bonus 2, results [5]). Bren's 4 has no `with`: a total."""
+    events = play(tmp_path, DRAMA4 + "initiative Kara with Agility + Lucky Coin 3, Bren 4, Overlord 6, Goblins 1\n")
+    rolls = {x["party"]: x for x in only(events, "initiative")["rolls"]}
+    assert (rolls["Kara"]["dice"], rolls["Kara"]["bonus"], rolls["Kara"]["results"]) == ([3], 2, [5])
+    assert (rolls["Bren"]["dice"], rolls["Bren"]["results"]) == ([], [4])
+    assert only(events, "initiative")["order"] == ["Overlord", "Kara", "Bren", "Goblins"]
+    path = make_scenario(tmp_path, DRAMA4 + "initiative Kara with Agility 9, Bren 4, Overlord 6, Goblins 1\n")
+    outcome = drama("run", path)
+    assert outcome.code == 1
+    assert "script.drama:2:1: error[E402]: Kara's initiative die shows 9, and a d6 has no face 9" in outcome.stderr
+    assert "leave out `with` (`Kara 9`)" in outcome.stderr
+
+
 def test_initiative_order_decides_who_acts_on_their_turn_R9_R12(tmp_path):
     events = play(tmp_path, DRAMA4 + "initiative Kara 5, Bren 2, Overlord 6, Goblins 3\n"
                                      "Bren bash -> Goblins with Strength\n")
@@ -672,6 +687,91 @@ def test_rushed_recovery_with_rerolled_faces_in_both_checks_R14_R15(tmp_path):
     assert first["final"] == [6, 3, 5] and first["returning"] == 2
     assert second["final"] == [1, 6] and second["returning"] == 2
     assert qd(recovery["parties"]["Bren"]) == (4, 1)
+
+
+AFTER_CALM = 'end drama "The Overlord falls."\ncalm 10 rounds\n'
+
+
+def test_recovery_re_rolls_only_the_chosen_die_R14_point_13(tmp_path):
+    """Kara's bonus is 2 (Agility + Lucky Coin); she re-rolls only the 2, to a 4:
+    6 5 5 4 returns the six and both fives, 3 back (2/4 -> 5/1)."""
+    events = play(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                  "Kara recovers with Agility + Lucky Coin, rolled 6 5 5 2, rerolling 2 to 4\n")
+    recovery = only(events, "recovery")
+    (check,) = recovery["checks"]
+    assert recovery["bonus"] == 2
+    assert (check["dice"], check["rerolled"], check["rerolls"], check["final"]) == (
+        [6, 5, 5, 2], [3], [4], [6, 5, 5, 4])
+    assert check["chosen"] is True and check["returning"] == 3 and recovery["returned"] == 3
+    assert qd(recovery["parties"]["Kara"]) == (5, 1)
+
+
+def test_recovery_declines_its_re_rolls_R14_point_13(tmp_path):
+    """`rerolling none` (or `re-rolling none`): 6 5 5 2 stays as rolled, 3 back. With
+    nothing said the bonus of 2 re-rolls the 2 and a 5 (`rerolled 1 1`): 6 1 5 1, 2 back."""
+    for spelling in ("rerolling", "re-rolling"):
+        events = play(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                      f"Kara recovers with Agility + Lucky Coin, rolled 6 5 5 2, {spelling} none\n")
+        (check,) = only(events, "recovery")["checks"]
+        assert (check["rerolled"], check["final"], check["returning"], check["chosen"]) == (
+            [], [6, 5, 5, 2], 3, True)
+    events = play(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                  "Kara recovers with Agility + Lucky Coin, rolled 6 5 5 2 rerolled 1 1\n")
+    (check,) = only(events, "recovery")["checks"]
+    assert (check["rerolled"], check["returning"], check["chosen"]) == ([3, 1], 2, False)
+
+
+def test_rushed_recovery_chooses_in_both_checks_R14_R15_point_13(tmp_path):
+    """Agility 1: 6 5 2 1, the 1 re-rolled to a 5 (6 5 2 5: three would return);
+    then 6 5 5, declining its re-roll: 3 back (2/4 -> 5/1)."""
+    events = play(tmp_path, DRAMA4 + HURT_KARA + "round\n"
+                  "Kara recovers with Agility, rolled 6 5 2 1, rerolling 1 to 5, then 6 5 5, rerolling none\n")
+    first, second = only(events, "recovery")["checks"]
+    assert (first["rerolled"], first["final"], first["returning"]) == ([3], [6, 5, 2, 5], 3)
+    assert (second["rerolled"], second["returning"]) == ([], 3)
+    assert qd(only(events, "recovery")["parties"]["Kara"]) == (5, 1)
+
+
+def test_roll_rerolling_none_has_the_engine_roll_and_re_roll_nothing_R14_point_13(tmp_path):
+    for seed in range(5):
+        events = play(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                      "Kara recovers with Sorcery + Ember Staff, roll, rerolling none\n", "--seed", str(seed))
+        (check,) = only(events, "recovery")["checks"]
+        assert check["rolled_by"] == "engine" and check["rerolled"] == [] and check["final"] == check["dice"]
+
+
+@pytest.mark.parametrize("dice, code, where, message", [
+    ("rolled 6 5 5 2, rerolling 3 to 4", "E317", 68,
+     "Kara's recovery re-rolls a die showing 3, but no die of 6 5 5 2 shows 3 (R14)"),
+    ("rolled 6 5 5 2, rerolling 2 to 4 and 2 to 1", "E317", 79,
+     "Kara's recovery re-rolls a die showing 2, but only 1 die of 6 5 5 2 shows 2, and each die is re-rolled once"),
+    ("rolled 6 5 5 2, rerolling 5 to 4 and 5 to 6 and 2 to 1", "E318", 90,
+     "Kara's recovery re-rolls 3 dice, but its bonus of 2 allows at most 2 (R14)"),
+    ("rolled 6 5 5 2, rerolling 2 to 9", "E402", 68, "Kara's recovery re-rolls the 2 to 9, and a d6 has no face 9"),
+    ("roll, rerolling 2 to 4", "E319", 48, "the dice of `roll` are not known yet"),
+    ("rolled 6 5 5 2 rerolled 3, rerolling 2 to 4", "E319", 69,
+     "the re-rolls are given twice, with `rerolled` and with `rerolling`"),
+])
+def test_chosen_re_rolls_that_cannot_be_are_refused_where_written_R14_point_13(tmp_path, dice, code, where,
+                                                                                 message):
+    path = make_scenario(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                         f"Kara recovers with Agility + Lucky Coin, {dice}\n")
+    outcome = drama("run", path)
+    assert outcome.code == 1
+    assert f"script.drama:6:{where}: error[{code}]: {message}" in outcome.stderr, outcome.stderr
+
+
+def test_fresh_dice_keep_the_number_of_chosen_re_rolls_R14_point_13(tmp_path):
+    """`--roll-given` rolls every die afresh: the faces chosen cannot carry over,
+    so the party re-rolls at most as many dice as it chose, the lowest first."""
+    for seed in range(6):
+        events = play(tmp_path, DRAMA4 + HURT_KARA + AFTER_CALM +
+                      "Kara recovers with Sorcery + Ember Staff, rolled 6 5 5 2, rerolling 2 to 4\n",
+                      "--roll-given", "--seed", str(seed))
+        (check,) = only(events, "recovery")["checks"]
+        assert len(check["rerolled"]) <= 1 and check["chosen"] is True
+        below = sorted(range(len(check["dice"])), key=lambda i: check["dice"][i])
+        assert check["rerolled"] == [i for i in below if check["dice"][i] < 6][:1]
 
 
 def test_calm_and_rest_R16(tmp_path):

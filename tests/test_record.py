@@ -292,6 +292,31 @@ Bren recovers, roll
     assert checked >= 10
 
 
+def test_chosen_re_rolls_are_recorded_as_chosen_R14_point_13():
+    """The record writes the re-rolls a party chose (`rerolling 2 to 4`, `rerolling
+    none`), so that the replay re-rolls the same dice; the default stays `rerolled`."""
+    script = """\
+drama "The Gate" with Kara, Bren, Overlord, Goblins
+Overlord crush -> Kara with Brutality + Obsidian Crown, rolled 6 6
+Goblins stab -> Bren with Numbers, rolled 6 6
+Kara recovers with Agility, rolled 6 5 1, rerolling 1 to 5, then 6 5 5, rerolling none
+round
+Bren recovers with Healing, rolled 6 4 2 rerolled 5 3, then 5 3, rerolling 3 to 6
+end drama
+rest 1 day
+Bren recovers with Healing + Rope, roll, rerolling none
+"""
+    for seed in range(3):
+        events = run_text(EMBERFALL_SETTING_VOTE, EMBERFALL_SHEETS, script, seed=seed)
+        text = check_round_trip(events, lambda t, s: run_text(EMBERFALL_SETTING_VOTE, EMBERFALL_SHEETS, t, seed=s),
+                                seed=seed)
+        lines = text.splitlines()
+        assert "Kara recovers with Agility, rolled 6 5 1, rerolling 1 to 5, then 6 5 5, rerolling none" in lines
+        assert "Bren recovers with Healing, rolled 6 4 2 rerolled 5 3, then 5 3, rerolling 3 to 6" in lines
+        last = [line for line in lines if line.startswith("Bren recovers with Healing + Rope, rolled ")]
+        assert len(last) == 1 and last[0].endswith(", rerolling none"), last
+
+
 def test_joint_lines_and_split():
     script = """\
 drama "Pin" with Kara, Bren, Overlord, Goblins
@@ -656,7 +681,7 @@ class Generator:
                                      unique=True))
         for helper in helpers:
             line += ", helped by " + q(helper) + self.uses(helper)
-        line += self.pick(["", ", roll"])
+        line += self.pick(["", ", roll", ", roll, rerolling none"])
         return [line]
 
     def initiative(self, parties) -> list[str]:

@@ -950,12 +950,32 @@ def test_R12_given_initiative_orders_highest_first_and_around_again():
 
 def test_R12_given_results_are_totals_and_several_numbers_are_re_rolls_of_a_tie():
     game = new_game()
-    init = game.roll_initiative([("Kara", "Agility", "Lucky Coin", (4, 6, 3)), ("Bren", None, None, (4, 6, 1)),
+    init = game.roll_initiative([("Kara", None, None, (4, 6, 3)), ("Bren", None, None, (4, 6, 1)),
                                  ("Goblins", None, None, (4, 2)), ("Overlord", None, None, (5,)),
                                  ("Mook", None, None, (1,))])
     assert init.order == ("Overlord", "Kara", "Bren", "Goblins", "Mook")
     kara = next(roll for roll in init.rolls if roll.party == "Kara")
-    assert (kara.bonus, kara.results, kara.dice) == (2, (4, 6, 3), ())   # the bonus is not added to a given total
+    assert (kara.bonus, kara.results, kara.dice) == (0, (4, 6, 3), ())   # given without `with`: totals
+
+
+def test_R12_given_numbers_next_to_a_trait_are_dice_and_the_bonus_is_added():
+    """`initiative Kara with Agility + Lucky Coin 2 ...`: 2 is Kara's die, her
+    result 2 + 1 + 1 = 4, as when the engine rolls; it ties Bren's given 4, and
+    both re-roll: Kara's die 5 gives 7, Bren's total 6."""
+    game = new_game()
+    init = game.roll_initiative([("Kara", "Agility", "Lucky Coin", (2, 5)), ("Bren", None, None, (4, 6)),
+                                 ("Goblins", None, None, (3,)), ("Overlord", None, None, (5,)),
+                                 ("Mook", None, None, (1,))])
+    kara = next(roll for roll in init.rolls if roll.party == "Kara")
+    assert (kara.bonus, kara.dice, kara.results, kara.rolled_by) == (2, (2, 5), (4, 7), "table")
+    assert init.order == ("Overlord", "Kara", "Bren", "Goblins", "Mook")
+    # a die the d6 does not have, next to `with`, is refused (a total of 7 without it is fine)
+    error = refused(new_game(), lambda: new_game().roll_initiative(
+        [("Kara", "Agility", None, (7,)), *[(p, None, None, (i,)) for i, p in enumerate(EVERYONE[1:], 1)]]),
+        "E402")
+    assert "Kara's initiative die shows 7" in str(error) and "leave out `with`" in error.hint
+    assert new_game().roll_initiative([("Kara", None, None, (7,)), *[(p, None, None, (i,))
+                                       for i, p in enumerate(EVERYONE[1:], 1)]]).order[0] == "Kara"
 
 
 def test_R12_engine_rolls_add_trait_and_treasure():
@@ -1082,6 +1102,81 @@ def test_R14_helpers_add_their_bonus_and_a_top_face_is_never_re_rolled():
     assert check.final == (6, 6, 3, 6) and check.returning == 4
     assert q(game, "Kara") == (6, 0)
     assert not game.has_acted("Bren")
+
+
+def test_R14_point_13_the_party_chooses_which_die_to_re_roll():
+    """6 5 5 2 with a bonus of 2 (Agility 1 + Lucky Coin 1). The default re-rolls
+    the 2 and the first 5; the party re-rolls only the 2, to a 4: 6 5 5 4, and the
+    six and both fives return: 3 back."""
+    game = new_game(drama=None)
+    spend(game, "Kara", 4)
+    rec = game.recover("Kara", "Agility", "Lucky Coin", first=G(6, 5, 5, 2, chosen=(2,), rerolls=(4,)))
+    (check,) = rec.checks
+    assert rec.bonus == 2 and check.chosen
+    assert (check.rerolled, check.rerolls, check.final, check.returning) == ((3,), (4,), (6, 5, 5, 4), 3)
+    assert q(game, "Kara") == (2 + 3, 4 - 3)
+
+
+def test_R14_point_13_a_chosen_re_roll_may_be_a_die_that_would_return():
+    """6 5 1 1, bonus 1: re-rolling the 5 to a 6 makes the ones the highest below
+    six: 6 6 1 1 returns all four (re-rolling a 1 could return three at most)."""
+    game = new_game(drama=None)
+    spend(game, "Kara", 4)
+    rec = game.recover("Kara", "Agility", first=G(6, 5, 1, 1, chosen=(5,), rerolls=(6,)))
+    assert rec.checks[0].final == (6, 6, 1, 1) and rec.returned == 4 and q(game, "Kara") == (6, 0)
+
+
+def test_R14_point_13_a_recovery_may_decline_its_re_rolls():
+    """6 5 5 2, bonus 2, no re-roll: 3 back. The default (the 2 and a 5 re-rolled,
+    to 1 and 1) would give 6 1 5 1: 2 back."""
+    game = new_game(drama=None)
+    spend(game, "Kara", 4)
+    rec = game.recover("Kara", "Agility", "Lucky Coin", first=G(6, 5, 5, 2, chosen=()))
+    assert (rec.checks[0].rerolled, rec.checks[0].final, rec.returned) == ((), (6, 5, 5, 2), 3)
+    other = new_game(drama=None)
+    spend(other, "Kara", 4)
+    default = other.recover("Kara", "Agility", "Lucky Coin", first=G(6, 5, 5, 2, rerolls=(1, 1)))
+    assert (default.checks[0].rerolled, default.returned, default.checks[0].chosen) == ((3, 1), 2, False)
+    # with the engine's dice: `rerolling_at_most(0)` re-rolls nothing, `(1)` one die at most
+    rolled = new_game(drama=None, dice=GivenDice([3, 2, 1, 4]))
+    spend(rolled, "Kara", 3)
+    rec = rolled.recover("Kara", "Sorcery", first=Throw.roll().rerolling_at_most(1))
+    assert (rec.checks[0].dice, rec.checks[0].rerolled, rec.checks[0].final) == ((3, 2, 1), (2,), (3, 2, 4))
+    assert rec.returned == 1 and rec.checks[0].chosen
+
+
+def test_R14_point_13_chosen_re_rolls_in_both_checks_of_a_rushed_recovery_R15():
+    """Agility 1: 6 5 2 1, the 1 re-rolled to 5: 6 5 2 5 would return 3; the
+    second check 6 5 5 declines its re-roll: 3 back."""
+    game = new_game()
+    spend(game, "Kara", 4)
+    game.next_round()
+    rec = game.recover("Kara", "Agility", first=G(6, 5, 2, 1, chosen=(1,), rerolls=(5,)),
+                       second=G(6, 5, 5, chosen=()))
+    first, second = rec.checks
+    assert (first.final, first.returning, second.rerolled, rec.returned) == ((6, 5, 2, 5), 3, (), 3)
+    assert q(game, "Kara") == (5, 1) and game.has_acted("Kara")
+
+
+def test_R14_point_13_chosen_re_rolls_that_break_the_rules_are_refused():
+    game = new_game(drama=None)
+    spend(game, "Kara", 4)
+    error = refused(game, lambda: game.recover("Kara", "Agility", first=G(6, 5, 5, 2, chosen=(3,), rerolls=(4,))),
+                    "E317", "R14", "Kara's recovery re-rolls a die showing 3, but no die of 6 5 5 2 shows 3")
+    assert (error.check, error.swap) == (0, 0)
+    refused(game, lambda: game.recover("Kara", "Agility", "Lucky Coin",
+                                       first=G(6, 5, 5, 2, chosen=(2, 2), rerolls=(4, 4))),
+            "E317", "R14", "only 1 die of 6 5 5 2 shows 2, and each die is re-rolled once")
+    error = refused(game, lambda: game.recover("Kara", "Agility", first=G(6, 5, 5, 2, chosen=(2, 5),
+                                                                          rerolls=(4, 4))),
+                    "E318", "R14", "Kara's recovery re-rolls 2 dice, but its bonus of 1 allows at most 1")
+    assert error.swap == 1                       # the first re-roll past the bonus
+    refused(game, lambda: game.recover("Kara", first=G(6, 5, 5, 2, chosen=(2,), rerolls=(4,))),
+            "E318", "R14", "its bonus of 0 allows none")
+    refused(game, lambda: game.recover("Kara", "Agility", first=G(6, 5, 5, 2, chosen=(2,), rerolls=(7,))),
+            "E402", "R14", "re-rolls the 2 to 7, and a d6 has no face 7")
+    refused(game, lambda: game.recover("Kara", "Agility", first=Throw(most=True, chosen=(2,), rerolls=(4,))),
+            "E319", "R14")
 
 
 def test_R14_engine_rolled_recovery_and_rerolls_come_from_the_dice():

@@ -77,16 +77,33 @@ class Throw:
     - `Throw.roll()`: the engine rolls as many dice as the rules allow;
     - `Throw.at_most(3)`: as many as the rules allow, up to 3;
     - `Throw.none()`: no dice.
+
+    For a recovery check (R14, point 13): `rerolls` are the given faces of its
+    re-rolls; `chosen` the faces, as first rolled, of the dice the party chose
+    to re-roll (matched in order to `rerolls`; `()` declines every re-roll),
+    None for the default (the lowest dice first); `reroll_limit` re-rolls at
+    most that many dice, the lowest first (for dice the engine rolls).
+
+    - `Throw.given(6, 5, 5, 2, chosen=(2,), rerolls=(4,))`: the 2 re-rolled to a 4;
+    - `Throw.given(6, 5, 5, 2, chosen=())`: no re-roll;
+    - `Throw.roll().rerolling_at_most(0)`: the engine rolls, and nothing is re-rolled.
     """
 
     faces: tuple[int, ...] | None = None
     count: int | None = None
     most: bool = False
     rerolls: tuple[int, ...] = ()   # given faces of a recovery's re-rolls (R14)
+    chosen: tuple[int, ...] | None = None      # the faces chosen to re-roll (point 13)
+    reroll_limit: int | None = None            # at most this many re-rolls (point 13)
 
     @staticmethod
-    def given(*faces: int, rerolls: Sequence[int] = ()) -> "Throw":
-        return Throw(faces=tuple(faces), rerolls=tuple(rerolls))
+    def given(*faces: int, rerolls: Sequence[int] = (), chosen: Sequence[int] | None = None) -> "Throw":
+        return Throw(faces=tuple(faces), rerolls=tuple(rerolls),
+                     chosen=None if chosen is None else tuple(chosen))
+
+    def rerolling_at_most(self, limit: int) -> "Throw":
+        """This throw, re-rolling at most `limit` dice of a recovery check."""
+        return Throw(self.faces, self.count, self.most, self.rerolls, self.chosen, limit)
 
     @staticmethod
     def roll(count: int | None = None) -> "Throw":

@@ -83,7 +83,8 @@ def recover(game: Game, party: str, trait: str | None = None, treasure: str | No
     bonus += sum(level(game, h.party, h.trait, "trait") + level(game, h.party, h.treasure, "treasure")
                  for h in helpers)
     made = [_recovery_check(game, state.damage, first, bonus,
-                             f"{party}'s recovery rolls its damage pool of {state.damage}")]
+                             f"{party}'s recovery rolls its damage pool of {state.damage}",
+                             f"{party}'s {'rushed ' if rushed else ''}recovery")]
     returning = made[0].returning
     if rushed:                                           # R15: a second check
         if second is None or (not second.is_given and second.count == 0 and not second.most):
@@ -94,7 +95,8 @@ def recover(game: Game, party: str, trait: str | None = None, treasure: str | No
             second = Throw.roll()
         made.append(_recovery_check(
             game, returning, second, bonus,
-            f"the second check of {party}'s rushed recovery rolls the {returning} returning"))
+            f"the second check of {party}'s rushed recovery rolls the {returning} returning",
+            f"the second check of {party}'s rushed recovery", 1))
         returning = made[1].returning
     # nothing refuses below
     if rushed:
@@ -108,13 +110,78 @@ def recover(game: Game, party: str, trait: str | None = None, treasure: str | No
                       tuple(made), returned, game.time, turn, game.states([party, *helper_ids]))
 
 
-def _recovery_check(game: Game, count: int, throw: Throw, bonus: int, what: str) -> r.RecoveryCheck:
-    """One recovery roll (R14): roll, re-roll the lowest dice below the top face
-    (one per point of bonus), count what returns."""
+class RerollError(RuleError):
+    """Re-rolls of a recovery check that the rules refuse (R14, point 13).
+    `check` is the check (0, or 1 for a rushed recovery's second) and `swap`
+    the place of the re-roll at fault in the choice, or None for the whole
+    choice, so that the error can point at what was written."""
+
+    def __init__(self, code: str, message: str, *, check: int, swap: int | None = None, **kwargs):
+        super().__init__("R14", code, message, **kwargs)
+        self.check = check
+        self.swap = swap
+
+
+def _chosen(game: Game, dice: tuple[int, ...], throw: Throw, bonus: int, label: str,
+            check: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The dice the party chose to re-roll (point 13) and their new faces: each
+    named by the face it first showed, each die once, at most one per point of
+    bonus, the new faces on the die."""
+    chosen, rerolls = throw.chosen, throw.rerolls
+    if not throw.is_given:
+        raise RerollError("E319", f"{label}: the dice to re-roll are named by their faces, which are "
+                          f"only known when the dice are given", check=check,
+                          expected="`rolled N N ...` with the re-rolls, or `rerolling none`")
+    if len(rerolls) != len(chosen):
+        raise RerollError("E401", f"{label}: {plural(len(chosen), 'die is', 'dice are')} chosen to re-roll, "
+                          f"but {plural(len(rerolls), 'new face is', 'new faces are')} given", check=check)
+    if len(chosen) > bonus:
+        raise RerollError("E318", f"{label} re-rolls {plural(len(chosen), 'die', 'dice')}, but its bonus of "
+                          f"{bonus} allows {'none' if bonus == 0 else f'at most {bonus}'}",
+                          check=check, swap=bonus,
+                          expected=f"at most {plural(bonus, 're-roll')}: one per point of the trait and "
+                                   f"treasure named, the party's own and each helper's",
+                          hint="name a trait or a treasure (`with ...`) or a helper (`helped by ...`) "
+                               "for more, or re-roll fewer dice")
+    shown = " ".join(map(str, dice)) or "no dice"
+    taken: list[int] = []
+    sides = game.settings.sides
+    for k, (face, new) in enumerate(zip(chosen, rerolls)):
+        index = next((i for i, d in enumerate(dice) if d == face and i not in taken), None)
+        if index is None:
+            many = dice.count(face)
+            raise RerollError("E317", f"{label} re-rolls a die showing {face}, but "
+                              + (f"no die of {shown} shows {face}" if not many else
+                                 f"only {plural(many, 'die')} of {shown} {'shows' if many == 1 else 'show'} "
+                                 f"{face}, and each die is re-rolled once"),
+                              check=check, swap=k,
+                              expected=f"a face of the dice rolled ({shown}), as it first showed",
+                              hint="name each re-rolled die by its face before the re-roll: "
+                                   "`rerolling 2 to 4` re-rolls a die that showed 2, and it shows 4")
+        if not 1 <= new <= sides:
+            raise RerollError("E402", f"{label} re-rolls the {face} to {new}, and a d{sides} has no face {new}",
+                              check=check, swap=k, expected=f"faces from 1 to {sides}")
+        taken.append(index)
+    return tuple(taken), tuple(rerolls)
+
+
+def _recovery_check(game: Game, count: int, throw: Throw, bonus: int, what: str,
+                    label: str = "the recovery", check: int = 0) -> r.RecoveryCheck:
+    """One recovery roll (R14): roll, re-roll the dice the party chose, or by
+    default the lowest dice below the top face (one per point of bonus, point
+    13), count what returns."""
     sides = game.settings.sides
     dice, rolled_by = checks.exact_throw(game, throw, count, what)
+    if throw.chosen is not None:
+        rerolled, rerolls = _chosen(game, dice, throw, bonus, label, check)
+        final = list(dice)
+        for index, face in zip(rerolled, rerolls):
+            final[index] = face
+        return r.RecoveryCheck(tuple(dice), rerolled, rerolls, tuple(final), _returning(final, sides),
+                               rolled_by, chosen=bool(dice))
     below_top = sorted((i for i, d in enumerate(dice) if d < sides), key=lambda i: dice[i])
-    rerolled = tuple(below_top[:bonus])
+    limit = bonus if throw.reroll_limit is None else max(0, min(bonus, throw.reroll_limit))
+    rerolled = tuple(below_top[:limit])
     if throw.is_given:
         rerolls = throw.rerolls
         if len(rerolls) != len(rerolled):
@@ -122,7 +189,9 @@ def _recovery_check(game: Game, count: int, throw: Throw, bonus: int, what: str)
                              f"{plural(len(rerolled), 'die', 'dice')} here, but "
                              f"{plural(len(rerolls), 're-roll is', 're-rolls are')} given",
                              expected=f"`rerolled` with {plural(len(rerolled), 'face', 'faces')}"
-                             if rerolled else "no `rerolled`")
+                             if rerolled else "no `rerolled`",
+                             hint="to re-roll other dice, fewer, or none, say which (point 13): "
+                                  "`, rerolling 2 to 4` or `, rerolling none`")
         check_faces(rerolls, sides)
     else:
         rerolls = game.dice.roll(len(rerolled), sides) if rerolled else ()
@@ -130,7 +199,8 @@ def _recovery_check(game: Game, count: int, throw: Throw, bonus: int, what: str)
     for index, face in zip(rerolled, rerolls):
         final[index] = face
     return r.RecoveryCheck(tuple(dice), rerolled, tuple(rerolls), tuple(final),
-                           _returning(final, sides), rolled_by)
+                           _returning(final, sides), rolled_by,
+                           chosen=throw.reroll_limit is not None and bool(dice))
 
 
 def _returning(dice: Sequence[int], sides: int) -> int:

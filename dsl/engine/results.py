@@ -179,6 +179,7 @@ class RecoveryCheck:
     final: tuple[int, ...]          # the dice after re-rolls
     returning: int
     rolled_by: str
+    chosen: bool = False            # the party chose the re-rolls of its dice (point 13), not the default
 
 
 @frozen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..errors import RuleError, one_of
+from ..errors import DramaError, RuleError, one_of
 from . import checks
 from . import results as r
 
@@ -33,9 +33,11 @@ def roll_initiative(game: Game, entries: Sequence[tuple[str, str | None, str | N
                     ) -> r.Initiative:
     """R12: each party rolls a die (+ trait + treasure), or its results are given.
 
-    `entries` holds (party, trait, treasure, given results); with no entries,
-    every party of the situation rolls a plain die. A party with given results
-    gives its result first, then the result of each re-roll of a tie.
+    `entries` holds (party, trait, treasure, given numbers); with no entries,
+    every party of the situation rolls a plain die. A party with given numbers
+    gives its first roll, then each re-roll of a tie. With no trait and no
+    treasure a given number is the result, a total; with a trait or a treasure
+    it is the die, and the bonus is added to it, as to a die the engine rolls.
     """
     drama = checks.in_drama(game, "initiative")
     if drama.acted_any:
@@ -48,6 +50,8 @@ def roll_initiative(game: Game, entries: Sequence[tuple[str, str | None, str | N
         if pid in by_party:
             raise RuleError("R12", "E312", f"{pid} has two initiative results")
         checks.check_uses(game, pid, trait, treasure)
+        if given and (trait is not None or treasure is not None):
+            _check_initiative_dice(game, pid, given)
         by_party[pid] = (trait, treasure, tuple(given))
     missing = [pid for pid in drama.parties if pid not in by_party and not game.parties[pid].defeated]
     if missing:
@@ -60,12 +64,15 @@ def roll_initiative(game: Game, entries: Sequence[tuple[str, str | None, str | N
     def roll_for(pid: str, index: int) -> int | None:
         """The party's result for its roll number `index` (0 is the first
         roll, then each re-roll of a tie); None when a given list runs out."""
-        given = by_party[pid][2]
+        trait, treasure, given = by_party[pid]
         if given:
             if index >= len(given):
                 return None
-            return given[index]
-        face = game.dice.roll(1, game.settings.sides)[0]
+            if trait is None and treasure is None:
+                return given[index]         # a total
+            face = given[index]             # a die: the bonus is added
+        else:
+            face = game.dice.roll(1, game.settings.sides)[0]
         dice[pid].append(face)
         return face + bonus[pid]
 
@@ -106,6 +113,17 @@ def roll_initiative(game: Game, entries: Sequence[tuple[str, str | None, str | N
                                    "table" if by_party[pid][2] else "engine")
                   for pid in by_party)
     return r.Initiative(drama.name, drama.round, rolls, drama.order)
+
+
+def _check_initiative_dice(game: Game, party: str, given: Sequence[int]) -> None:
+    """R12: next to `with`, the numbers given are dice, each on the die (E402)."""
+    sides = game.settings.sides
+    for face in given:
+        if not 1 <= face <= sides:
+            raise DramaError("E402", f"{party}'s initiative die shows {face}, and a d{sides} has no face {face}",
+                             expected=f"faces from 1 to {sides}: next to `with` a number is the die, and "
+                                      f"the trait and treasure are added to it",
+                             hint=f"to give {party}'s total instead, leave out `with` (`{party} {face}`)")
 
 
 def next_round(game: Game) -> r.RoundBegun:

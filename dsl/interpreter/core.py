@@ -15,7 +15,7 @@ from typing import Iterable
 from .. import events as ev
 from ..syntax import nodes as n
 from .. import placeholders
-from ..engine import Game, Helping, PartySheet, SeededDice, Settings
+from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Settings
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
@@ -378,8 +378,16 @@ class Interpreter:
             htrait, htreasure = names.uses(hid, helper.uses)
             helpers.append(Helping(hid, htrait, htreasure))
         game = self.game
-        result = game.recover(pid, trait, treasure, tuple(helpers), self.mode.rolled(s.first),
-                              self.mode.second_check(s.second))
+        try:
+            result = game.recover(pid, trait, treasure, tuple(helpers), self.mode.rolled(s.first),
+                                  self.mode.second_check(s.second))
+        except RerollError as error:            # point at the re-roll that is refused
+            choice = (s.first, s.second)[error.check].rerolling
+            if choice is not None:
+                swaps = choice.swaps
+                error.at(swaps[error.swap].pos if error.swap is not None and error.swap < len(swaps)
+                         else choice.pos)
+            raise
         self.events.append(ev.recovery(result, s.pos.line, game.drama.name if game.drama else None, game.round))
 
     def _end_drama(self, s: n.EndDrama) -> None:

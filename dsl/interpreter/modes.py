@@ -38,10 +38,23 @@ class RunMode:
         return Throw.none()
 
     def rolled(self, dice: n.Dice) -> Throw:
-        """The throw of a recovery check or a reroll: rolled unless given (and kept)."""
+        """The throw of a recovery check or a reroll: rolled unless given (and kept).
+
+        A recovery check's chosen re-rolls (point 13) go with it: as written
+        when the dice are kept; with fresh dice, whose faces differ, as many
+        re-rolls at most as were chosen (none for `rerolling none`), the
+        lowest dice first."""
+        choice = dice.rerolling
         if dice.kind == "none" or self.fresh_dice:
-            return Throw.roll()
-        return self.throw(dice)
+            throw = Throw.roll()
+            return throw if choice is None else throw.rerolling_at_most(len(choice.swaps))
+        throw = self.throw(dice)
+        if choice is None:
+            return throw
+        if throw.is_given:
+            return Throw.given(*throw.faces, rerolls=[s.new for s in choice.swaps],
+                               chosen=[s.face for s in choice.swaps])
+        return throw.rerolling_at_most(0)      # `roll, rerolling none` (the parser allows no faces)
 
     def second_check(self, dice: n.Dice) -> Throw | None:
         """The throw of a recovery's second check, if the script asks for one."""

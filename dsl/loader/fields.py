@@ -15,6 +15,14 @@ from .yamlnodes import Context, YamlFile
 # characters a party id may not contain: they separate names in a script
 PARTY_ID_FORBIDDEN = "&,#\"\n\r"
 RESERVED_IDS = ("GM",)
+# characters a trait or treasure name may not contain: `with A + B`, `, roll`, comments
+SHEET_NAME_FORBIDDEN = "+,#\"\n\r"
+# what the keys of a "table" are (its Field's `names`): the characters they may not
+# contain and the words they may not be; the validators and the JSON Schema read them
+NAME_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "party": (PARTY_ID_FORBIDDEN, RESERVED_IDS),
+    "sheet": (SHEET_NAME_FORBIDDEN, ()),
+}
 
 DURATION_FORM = ("a whole number and a unit: seconds, minutes, hours, days, weeks "
                  "or rounds (e.g. '6 seconds', '10 rounds')")
@@ -40,9 +48,12 @@ class Field:
     default: Any = None                         # what the key gives when it is left out
     choices: tuple[str, ...] = ()               # a "choice": the values it may take
     minimum: int | None = None                  # an "integer": the least it may be
-    items: "str | Schema | None" = None         # what a "mapping", "table" or "list" holds
+    items: "str | Schema | Field | None" = None  # what a "mapping", "table" or "list" holds: a kind, the
+                                                 # keys of a mapping, or the declaration of each entry
     example: str | None = None                  # how to write it: `expected:` when it is missing
     label: str | None = None                    # how messages name the value, when not by its key
+    names: str | None = None                    # a "table": what its keys are, "party" or "sheet" (see NAME_RULES)
+    empty_ok: bool = False                      # the key may be written with no value (`traits:`)
 
     def __post_init__(self):
         assert self.kind in KINDS, self.kind

@@ -13,7 +13,7 @@ from ..engine.parties import TIE_POLICIES, Move, PartySheet, Settings
 from ..errors import Position, did_you_mean, one_of
 from .fields import (
     BAD, Bad, Field, Schema, describe, expect_field, expect_int, expect_mapping, expect_path, expect_str,
-    known_keys, party_id_ok, take,
+    known_keys, party_id_ok, take, SHEET_NAME_FORBIDDEN,
 )
 from .yamlnodes import Context, Fatal, Skip, YamlFile, read_text
 
@@ -49,15 +49,17 @@ PARTY = Schema((
     Field("name", "text", "the party's full name; the id when left out"),
     Field("quintessence", "integer", "the party's maximum (and starting) quintessence", required=True,
           default=0, minimum=0, example="quintessence: a whole number of 0 or more (its maximum quintessence)"),
-    Field("traits", "table", "the party's traits and their levels (0 or more)", items="integer"),
-    Field("treasures", "table", "the party's treasures and their values (0 or more)", items="integer"),
-    Field("members", "list", "the members of a group, for narration only (R17)", items="text"),
+    Field("traits", "table", "the party's traits and their levels (0 or more)", items="integer",
+          names="sheet", empty_ok=True),
+    Field("treasures", "table", "the party's treasures and their values (0 or more)", items="integer",
+          names="sheet", empty_ok=True),
+    Field("members", "list", "the members of a group, for narration only (R17)", items="text", empty_ok=True),
     Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say",
-          items="text"),
+          items="text", empty_ok=True),
 ))
 
 CAST = Schema((
-    Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY,
+    Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY, names="party",
           example="parties: followed by one mapping per party"),
 ))
 
@@ -70,7 +72,9 @@ SCENARIO = Schema((
     Field("script", "script", "a .drama file, or the script written inline (`script: |`)", required=True,
           example="script: a .drama file, or an inline block `script: |`"),
     Field("roles", "table", "an adventure's roles, each bound to a party id of the cast or left empty",
-          items="text"),
+          items=Field("role", "text", "the party id the role is bound to; left empty, it is bound with --role",
+                      empty_ok=True),
+          names="party", empty_ok=True),
 ))
 
 SETTING_KEYS = SETTING.keys
@@ -79,8 +83,6 @@ CAST_KEYS = CAST.keys
 PARTY_KEYS = PARTY.keys
 SCENARIO_KEYS = SCENARIO.keys
 
-# characters a trait or treasure name may not contain: `with A + B`, `, roll`, comments
-SHEET_NAME_FORBIDDEN = "+,#\"\n\r"
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,8 @@ def _levels(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id:
     out: dict[str, tuple[Node, int | Bad]] = {}
     if pair is None:
         return out
-    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the {kind}s of '{party_id}'", none_ok=True)
+    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the {kind}s of '{party_id}'",
+                             none_ok=PARTY[f"{kind}s"].empty_ok)
     if mapping is None or isinstance(mapping, Bad):
         return out
     for name, key_node, node in f.items(mapping, ctx):
@@ -289,7 +292,7 @@ def _members(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id
     if pair is None:
         return ()
     key, node = pair
-    if f.is_bad(node) or (isinstance(node, ScalarNode) and f.value(node) is None):
+    if f.is_bad(node) or (PARTY["members"].empty_ok and isinstance(node, ScalarNode) and f.value(node) is None):
         return ()
     if not isinstance(node, SequenceNode):
         ctx.report("E104", f"the members of '{party_id}' must be a list of names, not {describe(f, node)}",
@@ -308,7 +311,8 @@ def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: 
     out: dict[str, Move] = {}
     if pair is None:
         return out
-    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the moves of '{party_id}'", none_ok=True)
+    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the moves of '{party_id}'",
+                             none_ok=PARTY["moves"].empty_ok)
     if mapping is None or isinstance(mapping, Bad):
         return out
     names = list(traits) + list(treasures)
@@ -403,14 +407,14 @@ def read_scenario(f: YamlFile, ctx: Context) -> Scenario:
                 if not party_id_ok(f, role, role_key, ctx):
                     continue
                 value = f.value(value_node) if isinstance(value_node, ScalarNode) else BAD
-                if value is not None and not isinstance(value, str):
+                if not (isinstance(value, str) or (value is None and SCENARIO["roles"].items.empty_ok)):
                     ctx.report("E104", f"the role '{role}' must name a party id of the cast, or be empty "
                                "(bound with --role)", f.value_pos(role_key, value_node),
                                expected=f"{role}: PARTY")
                     continue
                 roles[role] = value
                 role_positions[role] = f.pos(role_key)
-        elif not (isinstance(node, ScalarNode) and f.value(node) is None):
+        elif not (SCENARIO["roles"].empty_ok and isinstance(node, ScalarNode) and f.value(node) is None):
             ctx.report("E104", f"'roles' must be a mapping of role names to party ids, not {describe(f, node)}",
                        f.value_pos(key_node, node), expected="roles: {hero: Kara, villain: Overlord}")
 

@@ -174,6 +174,33 @@ class Builder:
     def second(self, c):
         return ("then", self.rdice(c))
 
+    def swap(self, c):
+        face, new = c
+        return nodes.Swap(self._int(face), self._int(new), self._pos(face, new))
+
+    def choice(self, c):
+        keyword, last = c[0], c[-1]
+        swaps = tuple(item for item in c[1:] if type(item) is nodes.Swap)
+        end = last.pos if type(last) is nodes.Swap else self._pos(last)
+        return nodes.Rerolling(swaps, Position(self.file, self.line_map[keyword.line], keyword.column,
+                                               end.end_column))
+
+    def _with_choice(self, dice: nodes.Dice, choice: nodes.Rerolling) -> nodes.Dice:
+        """A check's dice with the re-rolls the party chose (point 13): faces can
+        be named only once they are given, and in one way (E319)."""
+        if choice.swaps and not dice.is_given:
+            raise DramaError("E319", "the dice of `roll` are not known yet, so the dice to re-roll cannot "
+                             "be named", position=choice.pos,
+                             expected="`rolled N N ...` before `rerolling F to N`, or `rerolling none`",
+                             hint="give the dice as rolled at the table, or leave the re-rolls to the "
+                                  "engine (the lowest dice first)")
+        if dice.rerolled is not None:
+            raise DramaError("E319", "the re-rolls are given twice, with `rerolled` and with `rerolling`",
+                             position=choice.pos,
+                             expected="`rolled 6 3 1 rerolled 5` (the lowest dice re-rolled) or "
+                                      "`rolled 6 3 1, rerolling 1 to 5` (the dice chosen), not both")
+        return dataclasses.replace(dice, rerolling=choice)
+
     def helper(self, c):
         return nodes.Helper(c[0], c[1] if len(c) > 1 else NO_USES)
 
@@ -360,6 +387,11 @@ class Builder:
                 helpers.append(item)
             elif kind is nodes.Dice:
                 first = item
+            elif kind is nodes.Rerolling:           # the choice of the check just before it
+                if second is nodes.NO_DICE:
+                    first = self._with_choice(first, item)
+                else:
+                    second = self._with_choice(second, item)
             else:
                 second = item[1]
         return self._add(nodes.Recover(self._name_line_pos(party), party, uses, tuple(helpers), first, second))

@@ -20,6 +20,25 @@ class Name:
 
 
 @dataclass(frozen=True)
+class Swap:
+    """`2 to 4` in `rerolling 2 to 4`: a die that showed 2, re-rolled, shows 4 (R14)."""
+
+    face: int
+    new: int
+    pos: Position
+
+
+@dataclass(frozen=True)
+class Rerolling:
+    """`rerolling 2 to 4 and 1 to 6`, or `rerolling none`: which dice of a
+    recovery check the party chose to re-roll, and what they showed (point 13).
+    `swaps` is empty for `rerolling none`."""
+
+    swaps: tuple[Swap, ...]
+    pos: Position
+
+
+@dataclass(frozen=True)
 class Dice:
     """Where a step's dice come from.
 
@@ -28,6 +47,9 @@ class Dice:
     - `roll`: the engine rolls `count` dice (`roll 2`), or as many as allowed when
       `count` is None (`roll`);
     - `none`: no dice were mentioned.
+
+    `rerolling` is a recovery check's chosen re-rolls (`, rerolling 2 to 4`), or
+    None when the script leaves them to the default (the lowest dice first).
     """
 
     kind: str  # "given" | "roll" | "none"
@@ -35,6 +57,7 @@ class Dice:
     faces: tuple[int, ...] = ()
     count: int | None = None
     rerolled: tuple[int, ...] | None = None
+    rerolling: Rerolling | None = None
 
     @property
     def is_given(self) -> bool:
@@ -218,7 +241,8 @@ class Recover(Statement):
     """`Bren recovers, rolled 6 4 2, then 5 3` (R14, R15).
 
     `first` is the recovery check; `second` is the second check of a rushed
-    recovery (`then ...`), or NO_DICE when not written.
+    recovery (`then ...`), or NO_DICE when not written. Each may carry the
+    party's chosen re-rolls (`Dice.rerolling`).
     """
 
     party: Name

@@ -214,8 +214,14 @@ def _option(event: dict) -> str:
 
 
 def _check(check: dict) -> str:
+    """A recovery check's dice and re-rolls: `6 3 1 rerolled 5` for the default
+    re-rolls, `6 3 1, rerolling 3 to 5` for the dice the party chose (point 13)."""
     text = _faces(check["dice"])
-    if check.get("rerolls"):
+    if check.get("chosen"):
+        swaps = [f"{_number(check['dice'][index])} to {_number(face)}"
+                 for index, face in zip(check["rerolled"], check["rerolls"])]
+        text += ", rerolling " + (" and ".join(swaps) if swaps else "none")
+    elif check.get("rerolls"):
         text += " rerolled " + _faces(check["rerolls"])
     return text
 
@@ -236,9 +242,17 @@ def _recovery(event: dict) -> str:
 def _initiative(event: dict) -> str:
     entries = []
     for roll in event["rolls"]:
-        entry = name_text(roll["party"]) + _uses(roll.get("trait"), roll.get("treasure"))
-        if roll["results"]:
-            entry += " " + " ".join(_result(value) for value in roll["results"])
+        # next to `with` the numbers are the dice, and the bonus is added to them
+        # (R12); an older log without dice gives its totals, so without `with`
+        uses = _uses(roll.get("trait"), roll.get("treasure"))
+        numbers = roll["results"]
+        if uses and numbers:
+            numbers = roll.get("dice") or ()
+            if not numbers:
+                uses, numbers = "", roll["results"]
+        entry = name_text(roll["party"]) + uses
+        if numbers:
+            entry += " " + " ".join(_result(value) for value in numbers)
         entries.append(entry)
     return "initiative " + ", ".join(entries) if entries else "initiative"
 
@@ -397,10 +411,11 @@ def normalise(events: Iterable[dict]) -> list[dict]:
       (`option`), of each recovery check (`recovery.checks`) and of each
       initiative roll: the run's dice came from the engine (`"engine"`), the
       replay's are given (`"table"`); the faces themselves are kept;
-    - `dice` of each initiative roll: the recorded script gives initiative
-      results (die + bonus), not dice, so the replay's `dice` are empty; the
-      `results`, `trait`, `treasure` and `bonus` are kept (the record writes
-      the trait and treasure with `with`);
+    - `dice` of each initiative roll with no trait and no treasure: the
+      recorded script gives its result, a total, so the replay's `dice` are
+      empty. A roll with a trait or treasure is recorded as its dice next to
+      `with` (the bonus is added to them, R12), so its `dice` are kept, as are
+      every roll's `results`, `trait`, `treasure` and `bonus`;
     - `tie_settled_by` and `tie_dice` of an exchange: the recorded script names
       every tie (`tie NAME`, `"vote"`) where the run may have settled it by the
       setting's policy (`"actor"`, `"defender"`) or a roll-off of the seeded
@@ -432,7 +447,8 @@ def normalise(events: Iterable[dict]) -> list[dict]:
         elif kind == "initiative":
             for roll in event.get("rolls") or ():
                 roll.pop("rolled_by", None)
-                roll.pop("dice", None)
+                if roll.get("trait") is None and roll.get("treasure") is None:
+                    roll.pop("dice", None)
         out.append(event)
     return out
 

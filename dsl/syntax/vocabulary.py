@@ -24,8 +24,10 @@ __all__ = ["KEYWORD_WORDS", "KEYWORDS", "NAME_ENDS", "STATEMENT_WORDS", "VERBS",
 # a regex terminal definition of the grammar: `NAME: /.../` or `NAME.2: /.../`
 _TERMINAL = re.compile(r"^(?P<name>_?[A-Z][A-Z_]*)(?:\.(?P<priority>\d+))?:[ \t]*/(?P<pattern>.*)/[ \t]*$",
                        re.MULTILINE)
-# a keyword's pattern: its letters (a final `s?` makes it optional), then the word boundary
-_KEYWORD = re.compile(r"(?P<word>[A-Za-z]+?)(?P<optional>s\?)?" + re.escape(r"(?![\w']|-(?!>))"))
+# a keyword's pattern: its letters (a final `s?` makes it optional, an inner `-?`
+# an optional hyphen: `re-?rolling`), then the word boundary
+_KEYWORD = re.compile(r"(?P<word>[A-Za-z]+?(?:-\?[A-Za-z]+)?)(?P<optional>s\?)?"
+                      + re.escape(r"(?![\w']|-(?!>))"))
 
 
 def _terminals(grammar: str) -> dict[str, tuple[str | None, str]]:
@@ -45,7 +47,10 @@ def _keyword_words(terminals: dict[str, tuple[str | None, str]]) -> dict[str, tu
             raise ValueError(f"the keyword terminal {name} of the grammar is not a word and a word "
                              f"boundary: {pattern}")
         word = match["word"]
-        words[name] = (word + "s", word) if match["optional"] else (word,)
+        if "-?" in word:
+            words[name] = (word.replace("-?", ""), word.replace("-?", "-"))
+        else:
+            words[name] = (word + "s", word) if match["optional"] else (word,)
     return words
 
 
@@ -142,6 +147,9 @@ SHOW_TERMINAL: dict[str, str] = {
     "ROLLED": "'rolled'",
     "ROLL": "'roll'",
     "_REROLLED": "'rerolled'",
+    "REROLLING": "'rerolling'",
+    "NONE": "'none'",
+    "_TO": "'to'",
     "THEN": "'then'",
     "_INDENT": "an indented line",
     "_NL": "end of line",
