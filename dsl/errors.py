@@ -74,6 +74,10 @@ CODES: dict[str, str] = {
     "E402": "a face that is not on the die",
     # the command line
     "E501": "an output file that cannot be written",
+    # inputs and outputs (dsl/inputs.py, dsl/outputs.py)
+    "E520": "an input that is not a regular file, or is too big",
+    "E521": "a NUL character or a lone surrogate in an input",
+    "E522": "YAML whose aliases and merges expand too far",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
@@ -84,6 +88,14 @@ CODES: dict[str, str] = {
     "W020": "the dry run of `drama check` stopped at its execution budget",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
+    # drama play
+    "E901": "a new session's journal that exists already",
+    "E902": "no journal to resume",
+    "E903": "a file that is not a journal of `drama play`, or a damaged one",
+    "E904": "a journal that does not follow the scenario's script",
+    "E905": "a journal that cannot be written",
+    "E908": "a player board that cannot be served",
+    "W030": "a journal that ends in a torn entry, dropped on --resume",
 }
 
 

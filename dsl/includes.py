@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from .syntax import nodes as n
 from .errors import Diagnostics, DramaError
+from .inputs import check_path, read_text
 from .limits import MAX_NESTING, MAX_SCRIPT, too_deep
 from .source import SourceMap
 
@@ -69,6 +70,7 @@ class _Reading:
 
     def include(self, statement: n.Include, file: str, stack, chain, depth: int) -> list[n.Statement]:
         root = self.root
+        check_path(statement.path, what="included file", position=statement.pos)
         path = os.path.normpath(os.path.join(os.path.dirname(file), statement.path))
         real = os.path.realpath(path)
         if os.path.commonpath([real, root]) != root:
@@ -80,13 +82,16 @@ class _Reading:
             raise DramaError("E003", f"'{statement.path}' includes itself: {' -> '.join(names)}",
                              position=statement.pos, expected="includes that do not lead back to a file being read")
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else (
-                error.strerror or str(error)).lower()
-            raise DramaError("E108", f"cannot read the included file '{statement.path}': {reason}",
-                             position=statement.pos, hint="paths are relative to the file that includes them") from None
+            text = read_text(path, what="included file")
+        except DramaError as error:
+            if error.code == "E108":           # named as the script names it
+                shown = f"the included file '{path}'"
+                reason = ("no such file or directory" if error.message.startswith("cannot find") else
+                          "it is a folder" if error.message.endswith("is a folder, not a file") else
+                          error.message.partition(f"{shown}: ")[2] or error.message)
+                error.message = f"cannot read the included file '{statement.path}': {reason}"
+                error.hint = error.hint or "paths are relative to the file that includes them"
+            raise error.at(statement.pos) from None
         self.size += len(text) + 1
         if self.size > MAX_SCRIPT:
             raise DramaError("E014", f"the included files come to more than the limit of {MAX_SCRIPT:,} "

@@ -258,6 +258,25 @@ class Session:
         """Every event so far (the `start` event first)."""
         return self._interpreter.events
 
+    @property
+    def interpreter(self) -> Interpreter:
+        """The interpreter at the table now (its game, names and last exchange); read, never fed directly."""
+        return self._interpreter
+
+    def fork(self, dice=None) -> "Session":
+        """An independent session at the very same state (rebuilt from the accepted
+        statements): a trial of what a statement would do. `dice` replaces its
+        source of rolled dice (a `SeededDice`)."""
+        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        if dice is not None:
+            again._interpreter.game.dice = dice
+        return again
+
+    def holds(self, condition: n.Condition) -> bool:
+        """Whether an `if` or `repeat` condition holds now (what the table's walk through the script asks)."""
+        from .interpreter import conditions
+        return conditions.holds(condition, self._interpreter)
+
     def feed(self, statement: str | n.Statement, *, file: str = "<table>", line_offset: int = 0) -> list[dict]:
         """Run a statement (or each statement of a piece of text); return the new events."""
         if self.finished:

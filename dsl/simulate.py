@@ -29,6 +29,7 @@ import hashlib
 import math
 import os
 import shlex
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -367,13 +368,46 @@ _WORKER: dict = {}
 INHERIT = True
 
 
-def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...]) -> None:
-    """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's to handle.
+def _end_with_parent(parent: int) -> None:
+    """A worker ends as soon as its parent has ended, however it ended (Ctrl-C,
+    SIGKILL, the kernel's out-of-memory killer): on Linux the kernel sends it
+    SIGKILL (`PR_SET_PDEATHSIG`, through ctypes); everywhere a thread waits on
+    the pipe that multiprocessing keeps from the parent (its write end closes when
+    the parent ends) and ends the worker; without one, it watches `os.getppid()`."""
+    import threading
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)       # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError, ValueError):         # pragma: no cover - no libc to call
+            pass
+    if os.getppid() != parent:           # it ended before the worker got here
+        os._exit(1)
+    import multiprocessing
+    mother = multiprocessing.parent_process()
+
+    def watch() -> None:
+        if mother is not None:
+            mother.join()                # returns when the parent's end of the pipe closes
+        else:                            # pragma: no cover - every start method has a parent_process
+            while os.getppid() == parent:
+                time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="drama-parent-watch", daemon=True).start()
+
+
+def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...], parent: int) -> None:
+    """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's
+    to handle; it ends when the parent ends (`_end_with_parent`).
 
     An error is kept for the first chunk to send back (a worker whose
     initializer raised would be replaced by another, forever)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(parent)
     _WORKER.pop("error", None)
     inherited = _WORKER.pop("inherited", None)
     if inherited is not None and INHERIT:
@@ -417,7 +451,7 @@ def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], 
     _WORKER["inherited"] = prepared          # a forked worker finds it there
     try:
         pool = multiprocessing.Pool(jobs, initializer=_worker_start,
-                                    initargs=(prepared.path, prepared.casts, prepared.roles))
+                                    initargs=(prepared.path, prepared.casts, prepared.roles, os.getpid()))
     finally:
         _WORKER.pop("inherited", None)
     try:

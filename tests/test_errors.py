@@ -139,7 +139,7 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     (error,) = unknown
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
-    assert error.expected == "'name', 'quintessence', 'traits', 'treasures', 'members' or 'moves'"
+    assert error.expected == "'name', 'quintessence', 'traits', 'treasures', 'members', 'moves' or 'hidden'"
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass
@@ -530,7 +530,7 @@ def test_e501_output_onto_the_scenario_file(in_tmp):
     outcome = drama("run", "scenario.yaml", "-o", "scenario.yaml")
     assert outcome.code == 1 and outcome.stdout == ""
     assert outcome.stderr == ("error[E501]: refusing to write over the input file scenario.yaml\n"
-                              "  expected: another output file with -o\n")
+                              "  expected: an output file that the command does not read\n")
     assert path.read_bytes() == before
 
 
@@ -681,6 +681,17 @@ def _unbound_role(folder: Path):
     return drama("check", "scenario.yaml")
 
 
+def _cast_a_device(folder: Path):
+    make_scenario(folder, DRAMA)
+    write(folder, "scenario.yaml", scenario_yaml("script.drama", cast="/dev/null"))
+    return drama("check", "scenario.yaml")
+
+
+def _merge_bomb(folder: Path):
+    lines = ["m0: &m0 {a: 1}"] + [f"m{i}: &m{i}\n  <<: [{', '.join([f'*m{i - 1}'] * 10)}]" for i in range(1, 8)]
+    return _scenario(setting="\n".join(lines) + "\n<<: *m7\n")(folder)
+
+
 def _template_typo(folder: Path):
     make_scenario(folder, DRAMA)
     (folder / "typo.md.j2").write_text("# {{ titel }}\n")
@@ -695,6 +706,59 @@ def _odds_not_an_action(folder: Path):
 def _cut_event_log(folder: Path):
     (folder / "cut.jsonl").write_text('{"type": "start", "line": null, "version": 1\n')
     return drama("render", "cut.jsonl")
+
+
+def _play_journal(folder: Path, script: str = DRAMA + "round\n") -> Path:
+    """A journal of `drama play` with the first two statements of the script played."""
+    from dsl.pipeline import Program
+    from dsl.table.core import Table
+    make_scenario(folder, script)
+    table = Table.start(Program.compile(folder / "scenario.yaml"), "j.drama")
+    table.play_script()
+    table.play_script()
+    return folder / "j.drama"
+
+
+def _play_journal_exists(folder: Path):
+    make_scenario(folder, DRAMA)
+    write(folder, "j.drama", "# Recorded by drama\n")
+    return drama("play", "scenario.yaml", "--journal", "j.drama")
+
+
+def _play_nothing_to_resume(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("play", "scenario.yaml", "--resume")
+
+
+def _play_not_a_journal(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("play", "scenario.yaml", "--resume", "--journal", "script.drama")
+
+
+def _play_script_changed(folder: Path):
+    _play_journal(folder)
+    write(folder, "script.drama", "# a line more\n" + DRAMA + "round\n")
+    return drama("play", "scenario.yaml", "--resume", "--journal", "j.drama")
+
+
+def _play_unwritable(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("play", "scenario.yaml", "--journal", "nowhere/j.drama")
+
+
+def _play_busy_port(folder: Path):
+    import socket
+    make_scenario(folder, DRAMA)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        return drama("play", "scenario.yaml", "--journal", "j.drama", "--board-port", str(busy.getsockname()[1]))
+
+
+def _play_torn_journal(folder: Path):
+    with open(_play_journal(folder), "a", encoding="utf-8") as journal:
+        journal.write("Kara fireball -> Over")
+    return drama("play", "scenario.yaml", "--resume", "--journal", "j.drama")
 
 
 TRIGGERS = {
@@ -751,9 +815,19 @@ TRIGGERS = {
     "E401": _scenario(DRAMA + "Kara recovers, rolled 6\n"),
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,
+    "E520": _cast_a_device,
+    "E521": _scenario(DRAMA + "> a NUL: \0\n"),
+    "E522": _merge_bomb,
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
+    "E901": _play_journal_exists,
+    "E902": _play_nothing_to_resume,
+    "E903": _play_not_a_journal,
+    "E904": _play_script_changed,
+    "E905": _play_unwritable,
+    "E908": _play_busy_port,
+    "W030": _play_torn_journal,
 }
 
 
@@ -780,5 +854,5 @@ def test_every_code_is_reachable_from_the_command_line(in_tmp, code):
     assert f"{'warning' if warning else 'error'}[{code}]: " in outcome.stderr, outcome.stderr
     only_error_lines(outcome.stderr)
     first = outcome.stderr.splitlines()[0]
-    if code not in ("E108", "E501"):            # no file to point into for these two
+    if code not in ("E108", "E501", "E908"):    # no file to point into for these
         assert ERROR_HEAD.match(first), first

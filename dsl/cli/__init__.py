@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error."),
     "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
     "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
+    "play": ("play", "play_command", "Play a scenario live at the table, with a journal, undo and a player board."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file."),
 }
 

@@ -1,12 +1,8 @@
-"""What the `drama` commands share: printing errors, writing outputs, and the common options."""
+"""What the `drama` commands share: printing errors, the writer of outputs, and the common options."""
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
-import tempfile
-from pathlib import Path
 
 import click
 
@@ -40,56 +36,26 @@ def fail(errors: list[DramaError]) -> None:
         sys.exit(1)
 
 
-def write_output(path: str, text: str, inputs: list[str]) -> None:
-    """Write `text` to `path` atomically (a temporary file, then a rename), never
-    over one of the run's input files.
+def outputs(*refuse) -> "Outputs":
+    """The one writer of a command's outputs (dsl/outputs.py): the files it reads
+    refused as outputs (these and every file read while it is open), every output
+    written together when the command succeeds; standard output through click."""
+    from ..outputs import Outputs
+    return Outputs(refuse=refuse, echo=lambda text: click.echo(text, nl=False))
 
-    A link is written through (its target is replaced, the link stays); a device
-    or a pipe (/dev/stdout) is written to as it is; a new file gets the usual
-    permissions (0666 less the umask), a replaced file keeps its own."""
-    target = Path(path)
-    for source in inputs:
-        try:
-            if target.exists() and target.resolve() == Path(source).resolve():
-                raise DramaError("E501", f"refusing to write over the input file {path}",
-                                 expected="another output file with -o")
-        except OSError:
-            continue
-    try:
-        real = target.resolve() if target.is_symlink() else target
-        mode = real.stat().st_mode if real.exists() else None
-    except OSError as error:
-        raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
-    if mode is not None and not stat.S_ISREG(mode):
-        if stat.S_ISDIR(mode):
-            raise DramaError("E501", f"cannot write {path}: it is a folder", expected="a file name with -o")
-        try:                                   # a device or a pipe: no rename, just write
-            with open(real, "w", encoding="utf-8", newline="\n") as out:
-                out.write(text)
-        except OSError as error:
-            raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
-        return
-    folder = real.parent if str(real.parent) else Path(".")
-    if not folder.is_dir():
-        raise DramaError("E501", f"cannot write {path}: the folder {folder} does not exist")
-    if mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        permissions = 0o666 & ~umask
-    else:
-        permissions = stat.S_IMODE(mode)
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-                out.write(text)
-            os.chmod(temporary, permissions)
-            os.replace(temporary, real)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise DramaError("E501", f"cannot write {path}: {error.strerror or error}") from None
+
+def emit(text: str, output: str | None, inputs=()) -> None:
+    """A command's one output (`-o FILE`, or standard output when None) through the
+    one writer. Raises DramaError (E501). A command with several outputs, or whose
+    work reads files, opens `outputs()` around all of its work instead."""
+    with outputs(*inputs) as out:
+        out.text(output, text)
+        out.commit()
+
+
+def write_output(path: str, text: str, inputs=()) -> None:
+    """`emit` to a file: written atomically, never over one of `inputs`."""
+    emit(text, path, inputs)
 
 
 def bindings(roles: tuple[str, ...]) -> dict[str, str]:
@@ -132,8 +98,3 @@ def output_text(events: list[dict], fmt: str, as_: str, numbers: bool, template:
     return render(events, as_=as_, format=fmt, template=template, numbers=numbers)
 
 
-def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    if output:
-        write_output(output, text, inputs)
-    else:
-        click.echo(text, nl=False)

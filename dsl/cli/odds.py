@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
-from .common import bindings, emit
+from .common import bindings, outputs
 
 
 EXAMPLES_ODDS = """
@@ -67,10 +67,13 @@ def odds_command(scenario: str, action: str, defences: tuple[str, ...], casts: t
     sources.update({exact.defence_file(i): text for i, text in enumerate(defences)})
     bound, wanted = bindings(roles), _odds_states(states)
     try:
-        from ..loader import bind, load_scenario
-        loaded = bind(load_scenario(scenario), list(casts) or None, bound)
-        result = exact.odds(loaded, action, defences, tie=tie, state=wanted)
-        emit(exact.FORMATS[fmt](result), output, [scenario, *loaded.files, *casts])
+        with outputs(scenario, *casts) as out:
+            out.reserve(output)
+            from ..loader import bind, load_scenario
+            loaded = bind(load_scenario(scenario), list(casts) or None, bound)
+            result = exact.odds(loaded, action, defences, tie=tie, state=wanted)
+            out.text(output, exact.FORMATS[fmt](result))
+            out.commit()
     except DramaError as error:
         errors = getattr(error, "errors", [error])
         for one in errors:        # the action and defences are shown from the command line

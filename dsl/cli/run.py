@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..errors import DramaError
-from .common import OUTPUTS, bindings, emit, fail, output_text, render_options, write_output
+from .common import OUTPUTS, bindings, fail, output_text, outputs, render_options
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -61,24 +59,23 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
-        from ..interpreter import FRESH, PLAY
-        from ..pipeline import Program
-        program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
-        events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
-        text = output_text(events, fmt, as_, numbers, template)
-        # every file the run read, to keep -o and --record off them
-        inputs = [scenario, *program.files, *casts] + ([template] if template else [])
-        if record_file:
-            from ..syntax.printer import record
-            if output and Path(output).resolve() == Path(record_file).resolve():
-                raise DramaError("E501", f"-o and --record both name {output}",
-                                 expected="two different files")
-            try:
-                played = record(events, scenario=scenario)
-            except ValueError as error:
-                raise DramaError("E501", f"cannot record the run: {error}") from None
-            write_output(record_file, played, inputs)
-        emit(text, output, inputs)
+        with outputs(scenario, *casts, template) as out:
+            out.reserve(output)            # a missing folder, an input: refused before the run
+            out.reserve(record_file)
+            from ..interpreter import FRESH, PLAY
+            from ..pipeline import Program
+            program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
+            events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
+            text = output_text(events, fmt, as_, numbers, template)
+            if record_file:
+                from ..syntax.printer import record
+                try:
+                    played = record(events, scenario=scenario)
+                except ValueError as error:
+                    raise DramaError("E501", f"cannot record the run: {error}") from None
+                out.text(record_file, played)
+            out.text(output, text)
+            out.commit()                   # every output of the run, or none
     except DramaError as error:
         fail(getattr(error, "errors", [error]))
 
@@ -93,9 +90,11 @@ def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template
     Markdown or HTML."""
     from ..render import read_event_log
     try:
-        events = read_event_log(events_file)
-        text = output_text(events, fmt, as_, numbers, template)
-        emit(text, output, [events_file] + ([template] if template else []))
+        with outputs(events_file, template) as out:
+            out.reserve(output)
+            events = read_event_log(events_file)
+            out.text(output, output_text(events, fmt, as_, numbers, template))
+            out.commit()
     except DramaError as error:
         fail(getattr(error, "errors", [error]))
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
-from .common import bindings, emit, fail
+from .common import bindings, fail, outputs
 
 
 EXAMPLES_SIMULATE = """
@@ -73,14 +73,16 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
     from .. import simulate as sim
     bound = bindings(roles)
     try:
-        prepared = sim.prepare(scenario, casts, bound)
-        if sys.stderr.isatty():
-            with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
-                result = sim.simulate(prepared, runs, seed, jobs, bar.update)
-        else:
-            result = sim.simulate(prepared, runs, seed, jobs)
-        text = sim.render(result.report(), fmt)
-        emit(text, output, [scenario, *prepared.scenario.files, *casts])
+        with outputs(scenario, *casts) as out:
+            out.reserve(output)            # before the runs: a missing folder fails at once
+            prepared = sim.prepare(scenario, casts, bound)
+            if sys.stderr.isatty():
+                with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
+                    result = sim.simulate(prepared, runs, seed, jobs, bar.update)
+            else:
+                result = sim.simulate(prepared, runs, seed, jobs)
+            out.text(output, sim.render(result.report(), fmt))
+            out.commit()
     except DramaError as error:
         fail(getattr(error, "errors", [error]))
     except KeyboardInterrupt:       # before the runs began, or while writing: nothing to report

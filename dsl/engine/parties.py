@@ -67,6 +67,7 @@ class PartySheet:
     treasures: Mapping[str, int] = field(default_factory=dict)
     members: tuple[str, ...] = ()
     moves: Mapping[str, Move] = field(default_factory=dict)
+    hidden: bool = False      # the player board shows no numbers for it (`drama play --board-port`)
     pos: Position | None = field(default=None, compare=False)
 
     def __post_init__(self):

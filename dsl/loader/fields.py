@@ -34,7 +34,7 @@ ROUND_FORM = "a whole number and a unit: seconds, minutes, hours, days or weeks 
 
 # what a field may hold; a "mapping" has the keys of its `items` schema, a
 # "table" maps names the user chooses to `items`, a "list" holds `items`
-KINDS = ("text", "integer", "duration", "choice", "mapping", "table", "list", "path", "paths", "script")
+KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table", "list", "path", "paths", "script")
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,8 @@ def expect_field(f: YamlFile, key: Node, node: Node, ctx: Context, field: Field,
         return expect_duration(f, key, node, ctx, what)
     if field.kind == "choice":
         return expect_choice(f, key, node, ctx, what, field.choices)
+    if field.kind == "boolean":
+        return expect_bool(f, key, node, ctx, what)
     raise ValueError(f"no scalar validator for a {field.kind}")  # pragma: no cover - a schema's mistake
 
 
@@ -244,6 +246,16 @@ def expect_choice(f: YamlFile, key: Node, node: Node, ctx: Context, what: str, c
                hint=did_you_mean(value, choices) if isinstance(value, str) else None)
     return BAD
 
+
+def expect_bool(f: YamlFile, key: Node, node: Node, ctx: Context, what: str) -> bool | Bad:
+    if f.is_bad(node):
+        return BAD
+    value = f.value(node) if isinstance(node, ScalarNode) else None
+    if isinstance(value, bool):
+        return value
+    ctx.report("E104", f"{what} must be true or false, not {describe(f, node)}", f.value_pos(key, node),
+               expected="true or false")
+    return BAD
 
 
 def party_id_ok(f: YamlFile, party_id: Any, key_node: Node, ctx: Context) -> bool:

@@ -88,6 +88,8 @@ def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
                 "examples": ["6 seconds", "1 hour", "10 rounds"] if not round_length else ["6 seconds", "1 minute"]}
     if kind == "path":
         return {"type": "string", "minLength": 1}
+    if kind == "boolean":
+        return {"type": "boolean"}
     if kind == "script":
         return {"type": "string"}
     if kind == "paths":

@@ -56,6 +56,8 @@ PARTY = Schema((
     Field("members", "list", "the members of a group, for narration only (R17)", items="text", empty_ok=True),
     Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say",
           items="text", empty_ok=True),
+    Field("hidden", "boolean", "true: the player board of `drama play` shows no numbers for this party",
+          default=False),
 ))
 
 CAST = Schema((
@@ -243,6 +245,8 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
             del treasures[treasure]
     members = _members(f, found.get("members"), ctx, party_id)
     moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures)
+    hidden = expect_field(f, *found["hidden"], ctx, PARTY["hidden"], f"'hidden' of '{party_id}'") \
+        if "hidden" in found else False
     return PartySheet(
         id=party_id,
         name=name if isinstance(name, str) else party_id,
@@ -251,6 +255,7 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         treasures={k: v for k, (_n, v) in treasures.items() if not isinstance(v, Bad)},
         members=members,
         moves=moves,
+        hidden=hidden is True,
         pos=position,
     )
 

@@ -10,7 +10,11 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import Diagnostics, DramaError, ErrorList, Position
+from ..inputs import bad_character
 from ..limits import MAX_NESTING
+
+# the values a YAML file may hold, every alias and merge expanded (E522)
+MAX_VALUES = 100_000
 
 
 # ---------------------------------------------------------------------------
@@ -140,7 +144,8 @@ class YamlFile:
                 warnings.simplefilter("ignore")
                 self.root = yaml.compose(self.text)
                 self._constructor = yaml.constructor
-                problems = self._check_tree()
+                too_big = self._expanded_size()
+                problems = [] if too_big else self._check_tree()
         except YAMLError as exc:
             failure = self._yaml_error(exc)
         except RecursionError:
@@ -149,6 +154,10 @@ class YamlFile:
             failure = (f"the YAML cannot be read: {exc}", Position(self.path, 1, 1))
         if failure is not None:
             ctx.report("E101", *failure)
+            raise Skip
+        if too_big:
+            ctx.report("E522", *too_big, expected=f"at most {MAX_VALUES:,} values, aliases and merges expanded",
+                       hint="write the values out, or use fewer aliases of aliases")
             raise Skip
         for code, message, position, kwargs in sorted(problems, key=lambda p: (p[2].line, p[2].column)):
             ctx.report(code, message, position, **kwargs)
@@ -212,12 +221,19 @@ class YamlFile:
                 return False
             if isinstance(node, ScalarNode):
                 try:
-                    self.values[id(node)] = self._construct(node, tag)
+                    self.values[id(node)] = value = self._construct(node, tag)
                 except Exception as exc:  # noqa: BLE001 - any failure of a scalar is the user's
                     self.bad.add(id(node))
                     reason = " ".join(str(exc).split()) or type(exc).__name__
                     problems.append(("E104", f"'{node.value}' cannot be read as {_short_tag(tag)} ({reason})",
                                      self.pos(node), {}))
+                    return False
+                found = bad_character(value) if isinstance(value, str) else None
+                if found is not None:      # made by an escape: "\0", "\ud800"
+                    self.bad.add(id(node))
+                    problems.append(("E521", f"the value holds {found[1]}", self.pos(node), {
+                        "expected": "text without NUL characters or lone surrogates",
+                        "hint": "remove the escape that makes it (such as \\0 or \\ud800)"}))
                     return False
             return True
 
@@ -255,6 +271,35 @@ class YamlFile:
             elif isinstance(node, SequenceNode):
                 stack.extend(reversed(node.value))
         return problems
+
+    def _expanded_size(self) -> tuple[str, Position] | None:
+        """The message and position of the first node whose value, every alias and
+        merge expanded, holds more than MAX_VALUES values (or itself); None if none does.
+        Counted once per node, so a bomb of aliases of aliases is found in linear time."""
+        if self.root is None:
+            return None
+        size: dict[int, int] = {}
+        open_: set[int] = set()        # the nodes being counted: an alias back to one is a loop, counted
+        # as one value here (the schema reports a loop where it finds one, E104)
+        stack: list[tuple[Node, bool]] = [(self.root, False)]
+        while stack:
+            node, done = stack.pop()
+            key = id(node)
+            kids = ([k for pair in node.value for k in pair] if isinstance(node, MappingNode) else
+                    list(node.value) if isinstance(node, SequenceNode) else [])
+            if done:
+                open_.discard(key)
+                size[key] = total = 1 + sum(size.get(id(kid), 1) for kid in kids)
+                if total > MAX_VALUES:
+                    return (f"the YAML holds more than {MAX_VALUES:,} values once its aliases and merges are "
+                            f"expanded", self.pos(node))
+                continue
+            if key in size:
+                continue
+            open_.add(key)
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in reversed(kids) if id(kid) not in size and id(kid) not in open_)
+        return None
 
     def _construct(self, node: ScalarNode, tag: str) -> Any:
         if tag == _TIMESTAMP or tag == _MERGE:
@@ -360,21 +405,17 @@ class YamlFile:
 
 def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, hint: str | None,
                yaml: bool) -> str:
-    """The text of a file, or E108 (missing, unreadable) / E101 (YAML not UTF-8)."""
-    problem = None
+    """The text of a file, read by the one reader (`dsl.inputs`): E108 (missing,
+    unreadable), E520 (not a regular file, too big), E521 (a NUL, in the path or
+    in a script), E101 (YAML not UTF-8)."""
+    from .. import inputs
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        problem = f"cannot find the {what} '{path}'"
-    except IsADirectoryError:
-        problem = f"the {what} '{path}' is a folder, not a file"
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        problem = f"cannot read the {what} '{path}': {reason}"
-    if problem is not None:
-        ctx.report("E108", problem, named_at, hint=hint)
-        raise Skip
+        data = inputs.read_bytes(path, what=what, limit=inputs.MAX_YAML_BYTES if yaml else inputs.MAX_BYTES)
+    except DramaError as error:
+        if error.code == "E108" and hint and not error.hint:
+            error.hint = hint
+        ctx.sink.report(error.at(named_at))
+        raise Skip from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -394,4 +435,12 @@ def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, 
                        named_at, notes=[f"byte 0x{data[start]:02x} at {path}:{line}:{col}"],
                        hint="save the file as UTF-8")
         raise Skip
-    return text.replace("\r\n", "\n").replace("\r", "\n") if not yaml else text
+    if yaml:
+        return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        inputs.check_text(text, path, what=what)
+    except DramaError as error:
+        ctx.sink.report(error)
+        raise Skip from None
+    return text

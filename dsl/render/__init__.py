@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import DramaError, Position
+from ..inputs import bad_character
 from .context import build_context
 from .filters import filters
 from .report_filters import FILTERS as REPORT_FILTERS
@@ -102,7 +103,7 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     except MemoryError as error:
         raise _template_error(error, "the template ran out of memory", at=template,
                               hint="see docs/templates.md, Limits") from None
-    except Exception as error:      # noqa: BLE001 - whatever a template raises is an error in it (E601)
+    except Exception as error:      # noqa: BLE001 - whatever a template raises is E601 (truncate(-5): an assert)
         raise _template_error(error, f"error in the template: {_one_line(error)}") from None
 
 
@@ -153,8 +154,9 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
     """The one set-up of the sandbox: the template `as_.fmt.j2` (or an author's)
     and a SandboxedEnvironment that finds it; HTML and Markdown are escaped
     unless `escape` says otherwise (HTML templates always are)."""
-    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined, select_autoescape
+    from jinja2 import ChoiceLoader, PrefixLoader, StrictUndefined, select_autoescape
     from .sandbox import GuardedSandbox
+    FileSystemLoader = _files_loader()
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]
     name = template_name(as_, fmt)
@@ -162,7 +164,7 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
         path = Path(template)
         if path.is_dir():
             loaders.insert(0, FileSystemLoader(str(path)))
-        elif path.is_file():
+        elif path.is_file() or path.exists():
             loaders.insert(0, FileSystemLoader(str(path.parent)))
             name = path.name
         else:
@@ -176,6 +178,33 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
         autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
                                      default_for_string=escape, default=escape))
     return environment, name
+
+
+def _files_loader():
+    """Jinja's FileSystemLoader reading through the one reader (`dsl.inputs`): a
+    template is a regular UTF-8 file of at most MAX_TEMPLATE_BYTES, with no NUL
+    (E601 otherwise), and is noted as read, so that no output overwrites it."""
+    from jinja2 import FileSystemLoader, TemplateNotFound
+    from jinja2.loaders import split_template_path
+
+    from .. import inputs
+
+    class Files(FileSystemLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for folder in self.searchpath:
+                path = os.path.join(folder, *pieces)
+                if not os.path.lexists(path) or os.path.isdir(path):
+                    continue
+                try:
+                    text = inputs.read_text(path, what="template", limit=inputs.MAX_TEMPLATE_BYTES)
+                except DramaError as error:
+                    error.code = "E601"
+                    raise
+                return text, os.path.normpath(path), lambda: True
+            raise TemplateNotFound(template)
+
+    return Files
 
 
 def _markdown_tidy(text: str) -> str:
@@ -258,28 +287,23 @@ def read_event_log(path: str | os.PathLike) -> list[dict]:
     """The events of a JSON Lines file written by `drama run --format json`.
     Raises DramaError (E602) with the file and line of what cannot be read."""
     from ..events import VERSION
+    from .. import inputs
     name = str(path)
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise DramaError("E602", f"cannot find the event log {name}") from None
-    except IsADirectoryError:
-        raise DramaError("E602", f"{name} is a folder, not an event log") from None
-    except UnicodeDecodeError as error:
-        line = text_line_of_byte(Path(path), error.start)
-        raise DramaError("E602", "the event log is not UTF-8 text", position=Position(name, line)) from None
-    except OSError as error:
-        raise DramaError("E602", f"cannot read the event log {name}: {error.strerror or error}") from None
+        text = inputs.read_text(path, what="event log", limit=inputs.MAX_EVENT_LOG_BYTES)
+    except DramaError as error:           # every problem of the log is E602
+        error.code = "E602"
+        if error.position is None and error.notes and error.notes[0].startswith("byte "):
+            where = error.notes[0].rpartition(" at ")[2].split(":")
+            error.position = Position(name, int(where[-2]))
+            error.notes = []
+            error.message = "the event log is not UTF-8 text"
+        raise
     events: list[dict] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DramaError("E602", f"not JSON: {error.msg}", position=Position(name, number, error.colno),
-                             expected="one JSON object per line, as `drama run --format json` writes") from None
+        event = _event(line, Position(name, number))
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise DramaError("E602", "an event must be a JSON object with a \"type\"",
                              position=Position(name, number)) from None
@@ -310,8 +334,61 @@ def read_event_log(path: str | os.PathLike) -> list[dict]:
     return events
 
 
-def text_line_of_byte(path: Path, offset: int) -> int:
+# the limits of one event of a saved log: how deeply its values nest, and how many
+# digits a whole number may have (Python itself refuses more than 4,300)
+MAX_EVENT_DEPTH = 32
+MAX_INT_DIGITS = 1000
+
+
+class _TooLong(ValueError):
+    """A whole number of more than MAX_INT_DIGITS digits."""
+
+
+def _int(text: str) -> int:
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        raise _TooLong
+    return int(text)
+
+
+def _constant(text: str):
+    raise ValueError(text)
+
+
+def _event(line: str, where: Position):
+    """One line of a saved log as JSON, within the limits; E602 at the line otherwise."""
+    def refuse(message: str, **kwargs) -> DramaError:
+        return DramaError("E602", message, position=where, **kwargs)
     try:
-        return path.read_bytes()[:offset].count(b"\n") + 1
-    except OSError:
-        return 1
+        event = json.loads(line, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise DramaError("E602", f"not JSON: {error.msg}", position=Position(where.file, where.line, error.colno),
+                         expected="one JSON object per line, as `drama run --format json` writes") from None
+    except _TooLong:
+        raise refuse(f"a whole number of more than {MAX_INT_DIGITS:,} digits",
+                     expected="the numbers of an event log written by `drama run --format json`") from None
+    except RecursionError:
+        raise refuse(f"values nested more than {MAX_EVENT_DEPTH} deep",
+                     expected="an event as docs/events.md describes it") from None
+    except ValueError as error:          # NaN, Infinity, or a number Python will not convert
+        raise refuse(f"not JSON: {' '.join(str(error).split())[:80]}",
+                     expected="one JSON object per line, as `drama run --format json` writes") from None
+    escaped = "\\u" in line            # only an escape can make a NUL or a lone surrogate
+    if not escaped and line.count("[") + line.count("{") <= MAX_EVENT_DEPTH:
+        return event
+    stack = [(event, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_EVENT_DEPTH:
+            raise refuse(f"values nested more than {MAX_EVENT_DEPTH} deep",
+                         expected="an event as docs/events.md describes it")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+            stack.extend((key, depth + 1) for key in value)
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and escaped:
+            found = bad_character(value)
+            if found is not None:
+                raise refuse(f"a text of the event holds {found[1]}",
+                             expected="text without NUL characters or lone surrogates")
+    return event

@@ -457,7 +457,10 @@ def normalise(events: Iterable[dict]) -> list[dict]:
 
 def write_record(path: str | os.PathLike, events: Iterable[dict], *,
                  scenario: str | os.PathLike | None = None) -> None:
-    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends)."""
+    """Write `record(events, scenario=scenario)` to `path` (UTF-8, `\\n` line ends),
+    through the one writer (`dsl.outputs`: a temporary file renamed into place,
+    never over the scenario)."""
+    from ..outputs import Outputs
     text = record(events, scenario=scenario)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    with Outputs(refuse=[scenario]) as out:
+        out.text(path, text)

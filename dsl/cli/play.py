@@ -1,0 +1,115 @@
+"""`drama play`: the companion at the table: a scenario played live, with a crash-safe journal, exact undo and a player board."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import sys
+
+import click
+
+from ..errors import DramaError, Position
+from .common import fail
+
+EXAMPLES = """
+\b
+Examples:
+  drama play scenarios/ashen-pass/with-embers.yaml
+  drama play scenarios/ashen-pass/with-embers.yaml --seed 7 --board-port 8765
+  drama play scenarios/ashen-pass/with-embers.yaml --resume
+  drama play scenarios/skirmish/scenario.yaml --journal tonight.drama
+\b
+The journal (by default SCENARIO-DIR/journal/DATE-N.drama) is a play log:
+`drama run` of the scenario file written next to it (DATE-N.yaml) gives the
+session's events, `--as transcript` its story. Type /help at the table.
+"""
+
+_NUMBERED = re.compile(r"^(\d{4}-\d\d-\d\d)-(\d+)\.drama$")
+
+
+def default_journal(scenario: str, resume: bool) -> str:
+    """SCENARIO-DIR/journal/DATE-N.drama: a new one, or with --resume the latest (E902 when none)."""
+    folder = os.path.join(os.path.dirname(scenario), "journal")
+    found = sorted(((m.group(1), int(m.group(2)), name) for name in (os.listdir(folder) if os.path.isdir(folder) else ())
+                    if (m := _NUMBERED.match(name))))
+    if resume:
+        if not found:
+            raise DramaError("E902", f"there is no journal to resume in {folder}", position=Position(scenario, 1, 1),
+                             hint="start a session without --resume, or name the journal with --journal")
+        return os.path.join(folder, found[-1][2])
+    today = datetime.date.today().isoformat()
+    number = max((num for date, num, _ in found if date == today), default=0) + 1
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, f"{today}-{number}.drama")
+
+
+@click.command("play", epilog=EXAMPLES)
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
+              help="The journal of the session (default: SCENARIO-DIR/journal/DATE-N.drama).")
+@click.option("--resume", is_flag=True, help="Replay the journal (the latest one by default) and go on.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the dice the engine rolls when Enter is pressed at a dice prompt.")
+@click.option("--board-port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
+              help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
+@click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
+def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int, board_port: int | None,
+                 color: bool | None) -> None:
+    """Play SCENARIO live at the table: the script drives, the game master types
+    the dice as rolled (or lets the engine roll them), settles ties, options and
+    splits, and may type any statement at any prompt. Every accepted entry is
+    in the journal before the board is shown."""
+    from ..pipeline import Program
+    from ..table import board as boards
+    from ..table.core import Table
+    from ..table.journal import scenario_text, write_atomically
+    from ..table.table import PlainReader, PromptReader, TableLoop
+
+    server = None
+    try:
+        program = Program.compile(scenario)
+        path = journal_path or default_journal(scenario, resume)
+        if resume:
+            if not os.path.exists(path):
+                raise DramaError("E902", f"there is no journal {path} to resume", position=Position(path, 1, 1),
+                                 hint="start the session without --resume")
+            table, warning = Table.resume(program, path, seed=seed)
+            if warning is not None:
+                click.echo(warning.format(getattr(warning, "source", None)), err=True)
+        else:
+            table = Table.start(program, path, seed=seed)
+        scenario_file = os.path.splitext(path)[0] + ".yaml"
+        if not os.path.exists(scenario_file):
+            write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
+                                                          dict(program.scenario.roles)))
+        if board_port is not None:
+            from ..table.web import PlayerBoard
+            server = PlayerBoard(board_port)
+            hidden = {sheet.id for sheet in program.scenario.cast if sheet.hidden}
+            names = {sheet.id: sheet.name for sheet in program.scenario.cast}
+
+            def publish(table: Table) -> None:
+                server.publish(boards.data(table.board(), hidden, names))
+            publish(table)
+            click.echo(f"player board: {server.url}")
+        else:
+            def publish(table: Table) -> None:
+                pass
+    except DramaError as error:
+        fail(getattr(error, "errors", [error]))
+        return
+    if color is None:
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
+    click.echo(f"journal: {path}" + (f" (resumed: {len(table.entries)} entries)" if resume else ""))
+    loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
+                     scenario_file=scenario_file)
+    try:
+        loop.run()
+    except DramaError as error:       # the disk refused the journal: what was accepted is in it
+        fail([error])
+    finally:
+        if server is not None:
+            server.close()

@@ -1,0 +1,462 @@
+"""The table: a scenario played live, entry by entry, on a `Session`, with its journal, exact undo and redo, and resuming.
+
+    table = Table.start(program, "journal/2026-12-01-1.drama", seed=7)
+    table.play_script(calls)          # the script's next statement, the table's calls asked
+    table.play_text("Kara recovers with Sorcery, roll", calls)     # a statement typed at the table
+    table.undo(); table.redo()
+    Table.resume(program, "journal/2026-12-01-1.drama")           # after a crash
+
+An *entry* is what the table accepts at once: one statement, or an action with
+its defences, ties and split. Before an entry changes anything it is tried on
+a fork of the session (`Session.fork`), with the dice the table gave and the
+engine's dice rolled from the seeded source; the trial's events are written
+back by the printer (`syntax.printer.record`) as the entry's lines, every die
+given and every tie named; those lines are appended to the journal (fsynced)
+and only then fed, parsed from the journal's own text, to the live session.
+So the live events *are* the events of `drama run` on the journal, line
+numbers included, and undo ("drop the last entry and replay") and resuming
+("replay the journal") are exact by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..engine import SeededDice
+from ..errors import DramaError, Position
+from ..pipeline import Board, Program, Session
+from ..syntax import nodes as n
+from ..syntax.printer import record
+from . import journal as j
+from .calls import Calls, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
+from .walk import Walk
+
+# the statements a defeated party's line is skipped for inside `if` and `repeat` (as the interpreter does)
+_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+# how the dice of entry N are seeded: each entry has its own stream, so a resumed session,
+# or an entry undone and played again, rolls what it would have rolled
+_STREAM = 1_000_003
+
+
+@dataclass
+class Entry:
+    """One accepted entry: its journal text, its statements (placed in the journal), where it came from."""
+
+    text: str
+    marker: j.Marker
+    statements: tuple[n.Statement, ...]
+    events: list[dict] = field(default_factory=list)
+
+
+class Table:
+    """A live session: the `Session`, the walk through the script, the journal, and the undone entries."""
+
+    def __init__(self, program: Program, journal: j.Journal, header: str, *, seed: int = 0):
+        self.program = program
+        self.journal = journal
+        self.header = header
+        self.seed = seed
+        self.entries: list[Entry] = []
+        self.undone: list[Entry] = []       # for /redo, until a new entry is accepted
+        self.declined = -1                   # the entry whose double-win option the table declined
+        self._reset()
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def start(cls, program: Program, path: str, *, seed: int = 0) -> "Table":
+        """A new session with a new journal at `path` (E901 when it exists)."""
+        import os
+        if os.path.exists(path):
+            raise DramaError("E901", f"the journal {path} exists already", position=Position(path, 1, 1),
+                             hint="continue it with --resume, or name another with --journal")
+        header = record(program.session().events, scenario=program.path)
+        header += f"# drama play: one entry per `# play N:` line; the table's dice came from seed {seed}.\n"
+        journal = j.Journal(path)
+        j.write_atomically(path, header)
+        return cls(program, journal, header, seed=seed)
+
+    @classmethod
+    def resume(cls, program: Program, path: str, *, seed: int = 0) -> tuple["Table", DramaError | None]:
+        """The session of a journal, replayed: its state and the script's position.
+        A torn tail is dropped (rewritten away) and returned as a warning (W030)."""
+        contents = j.read(path)
+        table = cls(program, j.Journal(path), contents.header, seed=seed)
+        for raw in contents.entries:
+            statements = program.read(raw.text, path, raw.first_line) if raw.text.strip() else ()
+            entry = Entry(raw.text, raw.marker, tuple(statements))
+            try:
+                table._apply(entry)
+            except DramaError as error:
+                if error.code == "E904":
+                    error.at(Position(path, raw.first_line + raw.text.count("\n") + 1, 1))
+                error.notes.append(f"replaying entry {len(table.entries) + 1} of the journal {path}")
+                raise
+        warning = None
+        if contents.torn:
+            first = contents.torn.splitlines()[0] if contents.torn.strip() else ""
+            warning = DramaError("W030", f"the journal ended in a torn entry (a write cut short); it was dropped: "
+                                 f"{first[:60]!r}", position=Position(path, contents.torn_line, 1),
+                                 hint="nothing before it was touched; play that statement again")
+            warning.source = table.text() + contents.torn      # the journal as it was, for the caret line
+            table.journal.rewrite(table.text())
+        return table, warning
+
+    # ------------------------------------------------------------ reading the state
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    @property
+    def events(self) -> list[dict]:
+        return self._session.events
+
+    def board(self) -> Board:
+        return self._session.board()
+
+    def final_events(self) -> list[dict]:
+        """The events so far, closed with the `final` event: what `drama run` of the journal gives."""
+        trial = self._session.fork()
+        trial.finish()
+        return trial.events
+
+    def text(self) -> str:
+        """The journal's text for the entries accepted now."""
+        return self.header + "".join(e.text + e.marker.text(i + 1) + "\n" for i, e in enumerate(self.entries))
+
+    def next_statement(self) -> n.Statement | None:
+        """The statement the script plays next (None at its end)."""
+        return self._walk.peek(self._session.holds)
+
+    def next_group(self) -> list[n.Statement]:
+        self.next_statement()
+        return self._walk.group()
+
+    def skippable(self) -> list[str]:
+        """The defeated parties the next statement is for, when the interpreter would skip it (R7)."""
+        group = self.next_group()
+        if not group or self._walk.depth == 0 or self._session.interpreter.game.drama is None:
+            return []
+        first = group[0]
+        if not isinstance(first, _MAY_SKIP):
+            return []
+        ids = self._parties_of(first)
+        game = self._session.interpreter.game
+        return ids if ids and all(game.state(pid).defeated for pid in ids) else []
+
+    def open_option(self) -> OptionAsk | None:
+        """The double win the last entry opened, when the table still has to say what it takes (R8)."""
+        if not self.entries or self.declined == len(self.entries):
+            return None
+        if not any(e.get("type") == "exchange" for e in self.entries[-1].events):
+            return None
+        options = self._session.interpreter.game.open_options
+        if not options:
+            return None
+        statement = self.next_statement()
+        names = self._session.interpreter.names
+        if isinstance(statement, (n.Dictate, n.Reroll)) and \
+                any(names.party(statement.party) in o.parties for o in options):
+            return None                       # the script takes it
+        return OptionAsk(tuple(options[0].parties))
+
+    # ------------------------------------------------------------ playing
+
+    def play_script(self, calls: Calls = EngineCalls()) -> Entry | None:
+        """Play the script's next statement (an action with what answers it), asking `calls`."""
+        group = self.next_group()
+        if not group:
+            return None
+        return self._accept(group, j.Marker("script", group[0].pos.line, len(group)), calls)
+
+    def skip(self, note: str = "") -> Entry | None:
+        """Pass over the script's next statement (an action with its defences) without playing it."""
+        group = self.next_group()
+        if not group:
+            return None
+        entry = Entry("", j.Marker("skip", group[0].pos.line, len(group), note), ())
+        self._commit(entry)
+        return entry
+
+    def play_text(self, text: str, calls: Calls = EngineCalls()) -> Entry:
+        """Play a piece of script typed at the table (free play)."""
+        statements = self.program.read(text, "<table>")
+        blocks = [s for s in statements if isinstance(s, (n.IfBlock, n.Loop))]
+        if blocks:
+            raise DramaError("E002", "`if` and `repeat` cannot be typed at the table", position=blocks[0].pos,
+                             expected="one statement of the language, or an action with its defences")
+        return self._accept(list(statements), j.Marker("free"), calls)
+
+    def take_option(self, answer, calls: Calls = EngineCalls()) -> Entry | None:
+        """The table's answer to `open_option`: ("dictate", text), ("reroll", None) or None (declined)."""
+        ask = self.open_option()
+        if ask is None:
+            return None
+        if answer is None:
+            self.declined = len(self.entries)
+            return None
+        from ..syntax.printer import actor_text, quoted
+        party = actor_text(ask.parties[0])
+        kind, text = answer
+        line = f"{party} dictates {quoted(text or '')}" if kind == "dictate" else f"{party} rerolls, roll"
+        return self._accept(list(self.program.read(line, "<table>")), j.Marker("free"), calls)
+
+    def undo(self) -> Entry | None:
+        """Drop the last entry: the journal is rewritten atomically, and the rest replayed."""
+        if not self.entries:
+            return None
+        entry = self.entries.pop()
+        self.journal.rewrite(self.text())
+        self.undone.append(entry)
+        kept = self.entries
+        self.entries = []
+        self._reset()
+        for again in kept:
+            self._apply(again)
+        return entry
+
+    def redo(self) -> Entry | None:
+        """Play the last undone entry again, as it was."""
+        if not self.undone:
+            return None
+        entry = self.undone.pop()
+        undone = self.undone
+        self._commit(Entry(entry.text, entry.marker, entry.statements))
+        self.undone = undone
+        return self.entries[-1]
+
+    # ------------------------------------------------------------ keeping it exact
+
+    def _reset(self) -> None:
+        self._session = self.program.session()
+        self._walk = Walk(self.program.script)
+        self._walk.peek(self._session.holds)
+        self._record = record(self._session.events)
+        self._lines = self.header.count("\n")
+        self.declined = -1
+
+    def _apply(self, entry: Entry) -> None:
+        """Feed an entry to the live session and move the walk, as when it was accepted."""
+        session = self._session
+        mark = len(session.events)
+        for statement in entry.statements:
+            session.feed(statement)
+        session.resolve()
+        entry.events = session.events[mark:]
+        marker = entry.marker
+        if marker.kind in ("script", "skip"):
+            statement = self._walk.peek(session.holds)
+            if statement is None or statement.pos.line != marker.line or (
+                    marker.kind == "script" and entry.statements and type(entry.statements[0]) is not type(statement)):
+                at = "the script has ended there" if statement is None else \
+                    f"the script is at line {statement.pos.line} there" if statement.pos.line != marker.line else \
+                    f"the script has another statement on line {marker.line} now"
+                raise DramaError("E904", f"the journal does not follow the script: its entry {len(self.entries) + 1} "
+                                 f"came from line {marker.line}, but {at}",
+                                 hint="the script was changed since the session was played; "
+                                      "play the journal with `drama run`, or restore the script")
+            self._walk.advance(marker.count)
+        self.entries.append(entry)
+        self._record = record(session.events)
+        self._lines += (entry.text + marker.text(len(self.entries)) + "\n").count("\n")
+        self._walk.peek(session.holds)
+
+    def _commit(self, entry: Entry) -> None:
+        """Write an entry to the journal (whole, fsynced), then apply it."""
+        self.journal.append(entry.text + entry.marker.text(len(self.entries) + 1) + "\n")
+        self._apply(entry)
+        self.undone = []
+
+    def _accept(self, statements: list[n.Statement], marker: j.Marker, calls: Calls) -> Entry:
+        """Complete the statements with the table's calls, try them, write them, play them."""
+        dice = SeededDice(self.seed * _STREAM + len(self.entries) + 1)
+        statements = self._complete(statements, calls, dice)
+        trial = self._try(statements, dice)
+        split = self._split(trial, statements, calls)
+        if split is not None:
+            statements = [*statements, split]
+            trial = self._try(statements, dice)
+        text = record(trial.events)[len(self._record):]
+        placed = self.program.read(text, self.journal.path, self._lines) if text.strip() else ()
+        entry = Entry(text, marker, tuple(placed))
+        self._commit(entry)
+        return entry
+
+    def _try(self, statements: list[n.Statement], dice: SeededDice) -> Session:
+        trial = self._session.fork(_Continue(dice))
+        for statement in statements:
+            trial.feed(statement)
+        trial.resolve()
+        return trial
+
+    # ------------------------------------------------------------ the table's calls
+
+    def _complete(self, statements: list[n.Statement], calls: Calls, dice: SeededDice) -> list[n.Statement]:
+        """The statements with the table's dice, ties and initiative in."""
+        first = statements[0]
+        if isinstance(first, n.Action):
+            return self._complete_exchange(statements, calls, dice)
+        out = []
+        for statement in statements:
+            if isinstance(statement, n.Recover) and statement.first.kind != "given":
+                pid = self._party(statement.party)
+                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides))
+                if faces:
+                    statement = replace(statement, first=n.Dice("given", statement.first.pos or statement.pos,
+                                                                  tuple(faces)))
+            elif isinstance(statement, n.Reroll) and statement.dice.kind != "given":
+                pid = self._party(statement.party)
+                faces = calls(DiceAsk(pid, f"{pid} rerolls", None, self._sides))
+                if faces:
+                    statement = replace(statement, dice=n.Dice("given", statement.dice.pos or statement.pos,
+                                                                tuple(faces)))
+            elif isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
+                statement = self._complete_initiative(statement, calls)
+            out.append(statement)
+        return out
+
+    def _complete_initiative(self, statement: n.Initiative, calls: Calls) -> n.Initiative:
+        game = self._session.interpreter.game
+        if game.drama is None:
+            return statement
+        given = {e.party.text: e for e in statement.entries}
+        names = self._session.interpreter.names
+        by_id = {names.party(e.party): e for e in statement.entries}
+        parties = tuple(pid for pid in (by_id or game.drama.parties) if not game.state(pid).defeated)
+        results = calls(InitiativeAsk(parties))
+        if not results:
+            return statement
+        pos = statement.pos
+        entries = []
+        for pid in parties:
+            entry = by_id.get(pid)
+            if entry is None:
+                entry = n.InitiativeEntry(n.Name(pid, pos), n.Uses(), (), pos)
+            entries.append(replace(entry, results=(int(results[pid]),)))
+        del given
+        return replace(statement, entries=tuple(entries))
+
+    def _complete_exchange(self, statements: list[n.Statement], calls: Calls, dice: SeededDice) -> list[n.Statement]:
+        action = statements[0]
+        rest = statements[1:]
+        interpreter = self._session.interpreter
+        game = interpreter.game
+
+        def plan():
+            defences = [s for s in [action, *rest] if isinstance(s, n.Defence)]
+            ties = [s for s in rest if isinstance(s, n.Tie)]
+            split = next((s for s in rest if isinstance(s, n.Split)), None)
+            built = interpreter.engine_inputs(action, defences, ties, split)
+            return game.plan(built[0], built[1])
+
+        nodes = [action, *rest]
+        for index, node in enumerate(nodes):
+            if not isinstance(node, (n.Action, n.Defence)):
+                continue
+            lines = node.participants or (None,)
+            for at, line in enumerate(lines):
+                current = nodes[index]
+                part = current.participants[at] if line is not None else current
+                if part.dice.kind != "roll":
+                    continue
+                action, rest = nodes[0], nodes[1:]
+                planned = plan()
+                pid = self._party(part.party if line is not None else
+                                  (current.actors[0] if isinstance(current, n.Action) else current.parties[0]))
+                effort = next(e for side in (planned.attacker, *planned.defences) for e in side.efforts
+                              if e.party == pid)
+                available = game.state(pid).quintessence - planned.spending.get(pid, 0)
+                faces = calls(DiceAsk(pid, _why(effort, available), effort.count, self._sides))
+                if not faces:
+                    faces = dice.roll(effort.count, self._sides) if effort.count else ()
+                given = n.Dice("given", part.dice.pos or part.pos, tuple(faces)) if faces else \
+                    n.Dice("none", part.dice.pos or part.pos)
+                if line is not None:
+                    lines_now = list(current.participants)
+                    lines_now[at] = replace(line, dice=given)
+                    nodes[index] = replace(current, participants=tuple(lines_now))
+                else:
+                    nodes[index] = replace(current, dice=given)
+        action, rest = nodes[0], nodes[1:]
+        if game.settings.ties == "vote" and not any(isinstance(s, n.Tie) for s in rest):
+            planned = plan()
+            attacker = planned.attacker
+            mine = False
+            ties = []
+            for side in planned.defences:
+                if side.value != attacker.value:
+                    continue
+                other = side.parties[0] if side.parties else "GM"
+                winner = calls(TieAsk(attacker.name, side.name, attacker.value, (attacker.parties[0], other)))
+                if winner is None:
+                    continue
+                if winner == attacker.parties[0]:
+                    mine = True
+                else:
+                    ties.append(n.Tie(action.pos, None if winner == "GM" else n.Name(winner, action.pos)))
+            if mine:
+                ties.append(n.Tie(action.pos, n.Name(attacker.parties[0], action.pos)))
+            nodes.extend(ties)
+        return nodes
+
+    def _split(self, trial: Session, statements: list[n.Statement], calls: Calls) -> n.Split | None:
+        """The table's split of a joint side's loss (R10), when the trial's exchange has one to give."""
+        if not isinstance(statements[0], n.Action) or any(isinstance(s, n.Split) for s in statements):
+            return None
+        result = trial.interpreter.last
+        if result is None:
+            return None
+        owed: dict[tuple[str, ...], int] = {}
+        for side, comparison in zip(result.defences, result.comparisons):
+            if not comparison.loss:
+                continue
+            loser = side if comparison.winner == result.attacker.name else result.attacker
+            if len(loser.parties) > 1:
+                owed[loser.parties] = owed.get(loser.parties, 0) + comparison.loss
+        shares = {}
+        for side, amount in owed.items():
+            answer = calls(SplitAsk(side, amount))
+            if answer:
+                shares.update(answer)
+        if not shares:
+            return None
+        pos = statements[0].pos
+        return n.Split(pos, tuple((n.Name(pid, pos), int(amount)) for pid, amount in shares.items()))
+
+    # ------------------------------------------------------------ small helpers
+
+    @property
+    def _sides(self) -> int:
+        return self.program.scenario.setting.sides
+
+    def _party(self, name: n.Name) -> str:
+        return self._session.interpreter.names.party(name)
+
+    def _parties_of(self, s: n.Statement) -> list[str]:
+        names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
+        return [self._party(name) for name in names]
+
+
+class _Continue:
+    """The dice source of a trial: the entry's own seeded stream, continued where the table's calls left it."""
+
+    def __init__(self, dice: SeededDice):
+        self.dice = dice
+
+    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        return self.dice.roll(count, sides)
+
+
+def _why(effort, available: int) -> str:
+    """"Kara may roll up to 3 dice: Sorcery 3" (and why fewer, when quintessence is short)."""
+    pid = effort.party
+    if effort.trait is None:
+        reason = "no trait"
+    else:
+        reason = f"{effort.trait} {effort.trait_level}" + (f", GM {effort.gm:+d}" if effort.gm else "")
+    count = effort.count
+    dice = f"{count} {'die' if count == 1 else 'dice'}"
+    if count < effort.cap:
+        reason += f", but {available} quintessence available"
+    return f"{pid} may roll up to {dice}: {reason}"

@@ -1,0 +1,205 @@
+"""The journal of a session at the table: a play log appended one whole entry at a time, fsynced, and read back with its torn tail dropped.
+
+The journal is a script in the canonical layout of `drama run --record`: every
+die given, every tie and split named. Each accepted entry (a statement, or an
+action with its defences, ties and split) is appended as its lines followed by
+a marker comment that closes it and says where it came from:
+
+    Kara strike -> wolves with Sorcery, rolled 6 4
+    wolves defends with Fangs, rolled 3 3
+    # play 4: from the script (line 17, 2 statements)
+
+    # play 5: typed at the table
+
+The parser ignores the comments, so the journal runs with `drama run` as it is.
+An entry is written with one `write` and fsynced before the board is shown;
+on reading, whatever follows the last marker (a line torn by a kill in the
+middle of a write) is reported (W030) and dropped, and nothing before it is
+touched. Undo rewrites the whole journal atomically: a temporary file in the
+same folder, fsync, rename, fsync of the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DramaError, Position
+
+MARKER = re.compile(r"^# play (\d+): (?:(from the script|skipped) \(line (\d+), (\d+) statements?\)|typed at the table)"
+                    r"(?:: .*)?$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """Where an entry came from: the script (`count` statements from `line`), skipped, or typed ("free")."""
+
+    kind: str               # "script", "skip" or "free"
+    line: int | None = None
+    count: int = 0
+    note: str = ""
+
+    def text(self, number: int) -> str:
+        if self.kind == "free":
+            head = f"# play {number}: typed at the table"
+        else:
+            what = "from the script" if self.kind == "script" else "skipped"
+            head = f"# play {number}: {what} (line {self.line}, {self.count} statement{'' if self.count == 1 else 's'})"
+        return head + (f": {self.note}" if self.note else "")
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    """One entry as read: its text (the marker left out), the journal line it starts on, its marker."""
+
+    text: str
+    first_line: int          # the line of the journal before the entry's first line (a parse offset)
+    marker: Marker
+
+
+@dataclass(frozen=True)
+class Contents:
+    """A journal read back: its header comments, its whole entries, and the torn tail dropped (if any)."""
+
+    header: str
+    entries: tuple[RawEntry, ...]
+    torn: str                # the text after the last marker, "" when the journal ends cleanly
+    torn_line: int
+
+
+def read(path: str) -> Contents:
+    """Read a journal; E903 when it is not one."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise DramaError("E902", f"cannot read the journal {path}: {error.strerror or error}",
+                         position=Position(path, 1, 1)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # a write torn inside a character: only the bytes after the last whole line can be at fault
+        cut = data.rfind(b"\n", 0, error.start) + 1
+        text = data[:cut].decode("utf-8", errors="replace") + data[cut:].decode("utf-8", errors="replace")
+    lines = text.splitlines(keepends=True)
+    header_end = 0
+    while header_end < len(lines) and lines[header_end].startswith("#") and not MARKER.match(lines[header_end].rstrip("\n")):
+        header_end += 1
+    if not lines or not lines[0].startswith("# Recorded by drama"):
+        raise DramaError("E903", f"{path} is not a journal of `drama play`",
+                         position=Position(path, 1, 1),
+                         expected="a journal written by `drama play` (its first line starts `# Recorded by drama`)")
+    header = "".join(lines[:header_end])
+    entries: list[RawEntry] = []
+    start = header_end
+    for index in range(header_end, len(lines)):
+        line = lines[index]
+        if not line.endswith("\n"):
+            break                          # a torn last line: never a marker
+        match = MARKER.match(line.rstrip("\n"))
+        if match is None:
+            continue
+        number = int(match.group(1))
+        if number != len(entries) + 1:
+            raise DramaError("E903", f"the journal {path} is damaged: entry {number} comes after entry {len(entries)}",
+                             position=Position(path, index + 1, 1), expected=f"`# play {len(entries) + 1}: ...`")
+        kind = {"from the script": "script", "skipped": "skip", None: "free"}[match.group(2)]
+        marker = Marker(kind, int(match.group(3)) if match.group(3) else None,
+                        int(match.group(4)) if match.group(4) else 0)
+        entries.append(RawEntry("".join(lines[start:index]), start, marker))
+        start = index + 1
+    torn = "".join(lines[start:])
+    return Contents(header, tuple(entries), torn if torn.strip() else "", start + 1)
+
+
+class Journal:
+    """The journal file of one session: appended to, rewritten for undo."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def append(self, text: str) -> None:
+        """Append one whole entry and fsync it (E905 when the disk refuses)."""
+        data = text.encode("utf-8")
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as error:
+            raise DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
+                             position=Position(self.path, 1, 1),
+                             hint="nothing of this entry was accepted; free some space and try again") from None
+
+    def rewrite(self, text: str) -> None:
+        """Replace the whole journal atomically: temporary file, fsync, rename, fsync of the folder."""
+        write_atomically(self.path, text)
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder, fsynced, then renamed (E905)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        mode = target.stat().st_mode & 0o777 if target.exists() else None
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            if mode is not None:
+                os.chmod(temporary, mode)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temporary, 0o666 & ~umask)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        directory = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError as error:
+        raise DramaError("E905", f"cannot write {path}: {error.strerror or error}",
+                         position=Position(path, 1, 1)) from None
+
+
+def scenario_text(scenario_path: str, journal_path: str, title: str, roles: dict) -> str:
+    """The YAML of a scenario that plays the journal with the setting and cast of
+    `scenario_path`: its paths made relative to the journal's folder."""
+    import json
+
+    from ruamel.yaml import YAML
+
+    with open(scenario_path, encoding="utf-8") as handle:
+        data = YAML(typ="safe", pure=True).load(handle) or {}
+    source = os.path.dirname(os.path.abspath(scenario_path))
+    here = os.path.dirname(os.path.abspath(journal_path))
+
+    def moved(path: str) -> str:
+        return os.path.relpath(os.path.join(source, path), here).replace(os.sep, "/")
+
+    lines = [f"# The session played with `drama play {scenario_path}`: run it with `drama run` to get its log.",
+             f"title: {json.dumps(title)}"]
+    if isinstance(data.get("setting"), str):
+        lines.append(f"setting: {json.dumps(moved(data['setting']))}")
+    cast = data.get("cast")
+    casts = [cast] if isinstance(cast, str) else list(cast or ())
+    lines.append("cast: [" + ", ".join(json.dumps(moved(c)) for c in casts) + "]")
+    bound = {role: pid for role, pid in roles.items() if pid}
+    if bound:
+        lines.append("roles: {" + ", ".join(f"{json.dumps(r)}: {json.dumps(p)}" for r, p in bound.items()) + "}")
+    lines.append(f"script: {json.dumps(os.path.basename(journal_path))}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,488 @@
+"""The table at the terminal: the loop of `drama play`, its prompts, completion and history, and the table commands.
+
+The script drives: each of its statements is shown, and played when the game
+master presses Enter; where it rolls, the prompt says how many dice may be
+rolled and why, and takes the dice as rolled at the table (Enter: the engine
+rolls them, from the seeded source). A tie under the vote, a double win's
+option and a joint side's split are asked for the same way: these prompts are
+the `Calls` of `dsl/table/calls.py`. At any prompt the game master may type a
+statement of the language instead (free play), or a table command:
+
+    /undo /redo /board /odds ACTION [| DEFENCE ...] /state PARTY /skip /help /save /quit
+
+Ctrl-C asks whether to quit, Ctrl-D quits: the journal is already safe.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+from typing import Callable
+
+from ..errors import DramaError, did_you_mean, one_of
+from ..syntax import nodes as n
+from . import board as boards
+from .calls import DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
+from .core import Table
+
+COMMANDS = {
+    "undo": "take back the last entry (any number of times); the journal is rewritten",
+    "redo": "play the last undone entry again (until a new entry is accepted)",
+    "board": "show the board",
+    "odds": "ACTION [| DEFENCE ...]: the exact chances of an action now (as `drama odds`)",
+    "state": "PARTY: a party's quintessence, traits, treasures and moves",
+    "skip": "pass over the script's next statement without playing it",
+    "help": "this list",
+    "save": "say where the journal is (every entry is saved as it is accepted)",
+    "quit": "stop here; `drama play --resume` continues",
+}
+DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
+
+
+class Quit(Exception):
+    """The game master asked to stop."""
+
+
+# ---------------------------------------------------------------------------- reading lines
+
+class PlainReader:
+    """Lines from a stream that is not a terminal (a pipe, a file of answers): the prompt is echoed."""
+
+    def __init__(self, stream=None, out=None):
+        self.stream = stream or sys.stdin
+        self.out = out or sys.stdout
+
+    def __call__(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stream.readline()
+        if not line:
+            raise EOFError
+        self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.rstrip("\r\n")
+
+
+class PromptReader:
+    """Lines from the terminal with prompt_toolkit: completion, and the history kept next to the journal."""
+
+    def __init__(self, table: Table, history: str):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory
+
+        self.session = PromptSession(history=FileHistory(history), completer=Completion(table),
+                                     complete_while_typing=False)
+
+    def __call__(self, prompt: str) -> str:
+        return self.session.prompt(prompt)
+
+
+def completion_words(table: Table, line: str) -> list[str]:
+    """What may complete the last word of `line`: table commands, keywords, party ids and roles,
+    the acting party's traits, treasures and moves, and the dice forms."""
+    from ..syntax.vocabulary import KEYWORDS
+    if line.startswith("/"):
+        return ["/" + name for name in COMMANDS]
+    names = table.session.interpreter.names
+    words = line.split()
+    words_out = [*names.sheets, *names.roles]
+    if words:
+        first = words[0]
+        try:
+            pid = names.party(n.Name(first, None))
+        except DramaError:
+            pid = None
+        if pid is not None:
+            words_out += names.words_of(pid)
+    words_out += sorted(KEYWORDS) + ["roll", "rolled", "GM +1", "GM -1"]
+    return list(dict.fromkeys(words_out))
+
+
+class Completion:
+    """prompt_toolkit's completer over `completion_words`."""
+
+    def __new__(cls, table: Table):
+        from prompt_toolkit.completion import Completer, Completion as One
+
+        class _Completer(Completer):
+            def get_completions(self, document, complete_event):
+                before = document.text_before_cursor
+                word = document.get_word_before_cursor(WORD=True)
+                for candidate in completion_words(table, before):
+                    if candidate.lower().startswith(word.lower()) and candidate != word:
+                        yield One(candidate, start_position=-len(word))
+
+        return _Completer()
+
+
+# ---------------------------------------------------------------------------- the loop
+
+class TableLoop:
+    """`drama play` at the terminal."""
+
+    def __init__(self, table: Table, read: Callable[[str], str], *, out=None, color: bool | None = None,
+                 on_change: Callable[[Table], None] | None = None, title: str = "", scenario_file: str = ""):
+        self.table = table
+        self.read = read
+        self.out = out or sys.stdout
+        self.color = color
+        self.on_change = on_change or (lambda table: None)
+        self.title = title
+        self.scenario_file = scenario_file
+        self.refused = False                 # the script's next statement was refused by the rules
+
+    # ------------------------------------------------------------ output
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show_board(self) -> None:
+        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title))
+        self.out.flush()
+
+    def show_error(self, error: DramaError, source: str | None = None) -> None:
+        self.say(error.format(source if error.position is not None and error.position.file == "<table>" else None))
+
+    # ------------------------------------------------------------ the calls
+
+    def ask(self, prompt: str) -> str:
+        """A line for a call: a table command stops the entry (`Typed`)."""
+        line = self.read(prompt).strip()
+        if line.startswith("/"):
+            raise Typed(line)
+        return line
+
+    def not_an_answer(self, line: str, what: str) -> None:
+        """A line that is no answer: a statement of the language stops the entry (free play), else say what is asked."""
+        try:
+            self.table.program.read(line, "<table>")
+        except DramaError:
+            self.say(f"  {what}")
+            return
+        raise Typed(line)
+
+    def __call__(self, ask):
+        """The table's calls, asked of the game master (see `dsl/table/calls.py`)."""
+        if isinstance(ask, DiceAsk):
+            return self._dice(ask)
+        if isinstance(ask, TieAsk):
+            return self._tie(ask)
+        if isinstance(ask, SplitAsk):
+            return self._split(ask)
+        if isinstance(ask, OptionAsk):
+            return self._option(ask)
+        if isinstance(ask, InitiativeAsk):
+            return self._initiative(ask)
+        return None
+
+    def _dice(self, ask: DiceAsk):
+        while True:
+            line = self.ask(f"{ask.why}; dice (Enter: the engine rolls)> ")
+            if not line:
+                return None
+            faces = _numbers(line)
+            if faces is None:
+                self.not_an_answer(line, f"dice are faces from 1 to {ask.sides}, e.g. `6 4 1`")
+                continue
+            bad = [f for f in faces if not 1 <= f <= ask.sides]
+            if bad:
+                self.say(f"  a d{ask.sides} has no face {bad[0]}: faces from 1 to {ask.sides}")
+                continue
+            if ask.most is not None and len(faces) > ask.most:
+                self.say(f"  {ask.party} may roll at most {ask.most}, not {len(faces)} (R3)")
+                continue
+            return tuple(faces)
+
+    def _tie(self, ask: TieAsk):
+        choices = list(ask.choices)
+        while True:
+            line = self.ask(f"{ask.attacker} and {ask.defender} tie at {ask.value}: who won the vote? "
+                            f"({' or '.join(choices)})> ")
+            found = next((c for c in choices if c.lower() == line.lower()), None)
+            if found is not None:
+                return found
+            hint = did_you_mean(line, choices) if line else None
+            self.not_an_answer(line, f"the vote goes to {one_of(choices)}" + (f" ({hint})" if hint else ""))
+
+    def _split(self, ask: SplitAsk):
+        side = " & ".join(ask.side)
+        example = ", ".join(f"{pid} {share}" for pid, share in zip(ask.side, _even(ask.amount, len(ask.side))))
+        while True:
+            line = self.ask(f"{side} lose {ask.amount}: the split, e.g. `{example}` (Enter: the lead first)> ")
+            if not line:
+                return None
+            shares = {}
+            ok = True
+            for part in line.split(","):
+                words = part.split()
+                if len(words) < 2 or not words[-1].isdigit():
+                    ok = False
+                    break
+                shares[" ".join(words[:-1])] = int(words[-1])
+            unknown = [pid for pid in shares if pid not in ask.side]
+            if not ok or unknown:
+                self.not_an_answer(line, f"the shares are `PARTY N` of {one_of(ask.side)}, adding up to {ask.amount}")
+                continue
+            if sum(shares.values()) != ask.amount:
+                self.say(f"  the shares add up to {sum(shares.values())}, not {ask.amount} (R10)")
+                continue
+            return shares
+
+    def _option(self, ask: OptionAsk):
+        who = " & ".join(ask.parties)
+        while True:
+            line = self.read(f"{who} won double: `reroll`, `dictate TEXT`, or Enter for none> ").strip()
+            if not line:
+                return None
+            word, _, rest = line.partition(" ")
+            if word in ("reroll", "rerolls", "r"):
+                return ("reroll", None)
+            if word in ("dictate", "dictates", "d") and rest.strip():
+                return ("dictate", rest.strip().strip('"'))
+            raise Typed(line)
+
+    def _initiative(self, ask: InitiativeAsk):
+        while True:
+            line = self.ask(f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
+            if not line:
+                return None
+            numbers = _numbers(line)
+            if numbers is None or len(numbers) != len(ask.parties):
+                self.not_an_answer(line, f"one result for each of {', '.join(ask.parties)}, in that order")
+                continue
+            return dict(zip(ask.parties, numbers))
+
+    # ------------------------------------------------------------ the loop
+
+    def run(self) -> None:
+        self.show_board()
+        while True:
+            try:
+                self.turn()
+            except Quit:
+                break
+            except EOFError:
+                self.say()
+                break
+            except KeyboardInterrupt:
+                self.say()
+                try:
+                    answer = self.read("quit? the journal is safe (y/N)> ").strip().lower()
+                except (EOFError, KeyboardInterrupt):
+                    answer = "y"
+                if answer in ("y", "yes"):
+                    break
+        self.goodbye()
+
+    def turn(self) -> None:
+        """One prompt: the script's next statement, an option, or free play at the script's end."""
+        table = self.table
+        try:
+            option = table.open_option()
+            if option is not None:
+                answer = self(option)
+                if answer is None:
+                    table.take_option(None)
+                    self.say("  no option taken")
+                    return
+                self.accepted(table.take_option(answer, self))
+                return
+            down = table.skippable()
+            if down:
+                entry = table.skip(f"{one_of(down)} {'is' if len(down) == 1 else 'are'} defeated")
+                self.say(f"  skipped line {entry.marker.line}: {entry.marker.note}")
+                self.on_change(table)
+                return
+            group = table.next_group()
+            if not group:
+                line = self.read("the script has ended: type a statement, or /quit> ").strip()
+                self.typed(line)
+                return
+            self.say(self.shown(group))
+            if self.refused or not _asks(group):
+                line = self.read("Enter tries it again, /skip passes over it> " if self.refused
+                                 else "Enter plays it> ").strip()
+                if line:
+                    self.typed(line)
+                    return
+            self.refused = False
+            self.accepted(table.play_script(self))
+        except Typed as typed:
+            self.typed(typed.text)
+        except DramaError as error:
+            self.show_error(error)
+            self.refused = True             # the script's statement is not tried again unasked
+
+    def shown(self, group: list[n.Statement]) -> str:
+        lines = []
+        for statement in group:
+            text = linecache.getline(statement.pos.file, statement.pos.line).rstrip()
+            lines.append(f"  {os.path.basename(statement.pos.file)}:{statement.pos.line}  {text.strip()}")
+            for part in getattr(statement, "participants", ()) or ():
+                more = linecache.getline(part.pos.file, part.pos.line).rstrip()
+                lines.append(f"  {os.path.basename(part.pos.file)}:{part.pos.line}    {more.strip()}")
+        return "\n".join(lines)
+
+    def accepted(self, entry) -> None:
+        if entry is None:
+            return
+        self.refused = False
+        for line in entry.text.strip("\n").splitlines():
+            self.say(f"  + {line}")
+        self.show_board()
+        self.on_change(self.table)
+
+    def typed(self, line: str) -> None:
+        """A table command, or a statement of the language (free play)."""
+        if not line:
+            return
+        if line.startswith("/"):
+            self.command(line[1:])
+            return
+        text = line
+        try:
+            statements = self.table.program.read(text, "<table>")
+        except DramaError as error:
+            self.show_error(error, text)
+            return
+        if statements and isinstance(statements[-1], (n.Action, n.Defence)):
+            last = statements[-1]
+            names = self.table.session.interpreter.names
+            try:                       # a misspelt name is told now, before the defences are typed
+                for name in (*getattr(last, "actors", ()), *getattr(last, "parties", ()),
+                             *([last.target] if getattr(last, "target", None) is not None else []),
+                             *getattr(last, "extra_targets", ())):
+                    names.party(name)
+            except DramaError as error:
+                self.show_error(error.at(last.pos), text)
+                return
+            while True:               # the defences, ties and split of a typed action
+                more = self.read("  ... a defence, `tie`, `split` (Enter: done)> ")
+                if not more.strip():
+                    break
+                text += "\n" + more
+        try:
+            self.accepted(self.table.play_text(text, self))
+        except Typed as again:
+            self.say("  (not played)")
+            self.typed(again.text)
+        except DramaError as error:
+            self.show_error(error, text)
+
+    # ------------------------------------------------------------ commands
+
+    def command(self, line: str) -> None:
+        name, _, rest = line.strip().partition(" ")
+        rest = rest.strip()
+        table = self.table
+        if name not in COMMANDS:
+            hint = did_you_mean(name, list(COMMANDS))
+            self.say(f"  no table command /{name}" + (f": {hint}" if hint else "") + " (/help lists them)")
+            return
+        if name == "quit":
+            raise Quit
+        if name == "help":
+            for key, what in COMMANDS.items():
+                self.say(f"  /{key:<6} {what}")
+            self.say("  anything else is a statement of the language, played at once")
+        elif name == "board":
+            self.show_board()
+        elif name == "save":
+            self.say(f"  saved: every entry is in {table.journal.path} ({len(table.entries)} entries)"
+                     + (f"; replay it with `drama run {self.scenario_file}`" if self.scenario_file else ""))
+        elif name in ("undo", "redo"):
+            entry = table.undo() if name == "undo" else table.redo()
+            if entry is None:
+                self.say(f"  nothing to {name}")
+                return
+            first = entry.text.strip("\n").splitlines()
+            what = first[0] if first else entry.marker.text(len(table.entries) + (1 if name == "undo" else 0))
+            self.say(f"  {'undone' if name == 'undo' else 'redone'}: {what}")
+            self.show_board()
+            self.on_change(table)
+        elif name == "skip":
+            entry = table.skip("skipped at the table")
+            if entry is None:
+                self.say("  the script has ended: nothing to skip")
+            else:
+                self.refused = False
+                self.say(f"  skipped line {entry.marker.line}")
+                self.on_change(table)
+        elif name == "state":
+            self.state(rest)
+        elif name == "odds":
+            self.odds(rest)
+
+    def state(self, name: str) -> None:
+        names = self.table.session.interpreter.names
+        try:
+            pid = names.party(n.Name(name, None))
+        except DramaError as error:
+            self.say(f"  {error.message}" + (f" ({error.hint})" if error.hint else ""))
+            return
+        sheet = names.sheets[pid]
+        party = self.table.board().party(pid)
+        self.say(f"  {pid} ({sheet.name}): {party.available} available, damage pool {party.damage_pool}, "
+                 f"maximum {party.maximum}" + (", defeated" if party.defeated else ""))
+        if sheet.traits:
+            self.say("  traits: " + ", ".join(f"{k} {v}" for k, v in sheet.traits.items()))
+        if sheet.treasures:
+            self.say("  treasures: " + ", ".join(f"{k} {v}" for k, v in sheet.treasures.items()))
+        if sheet.moves:
+            self.say("  moves: " + ", ".join(f"{k}: {' + '.join(x for x in (m.trait, m.treasure) if x)}"
+                                              for k, m in sheet.moves.items()))
+
+    def odds(self, text: str) -> None:
+        from .. import odds as exact
+        if not text:
+            self.say("  /odds ACTION [| DEFENCE ...], e.g. /odds Kara strike -> wolves, roll | wolves defend, roll")
+            return
+        action, *defences = [part.strip() for part in text.split(" | ")]
+        board = self.table.board()
+        state = {p.id: p.available for p in board.parties}
+        try:
+            result = exact.odds(self.table.program.scenario, action, defences, state=state)
+        except DramaError as error:
+            errors = getattr(error, "errors", [error])
+            sources = {exact.ACTION_FILE: action}
+            sources.update({exact.defence_file(i): t for i, t in enumerate(defences)})
+            for one in errors:
+                self.say(one.format(sources.get(one.position.file) if one.position else None))
+            return
+        self.say(exact.FORMATS["text"](result).rstrip("\n"))
+
+    def goodbye(self) -> None:
+        table = self.table
+        self.say(f"journal: {table.journal.path} ({len(table.entries)} entries, all saved)")
+        if self.scenario_file:
+            self.say(f"  the log:        drama run {self.scenario_file}")
+            self.say(f"  the transcript: drama run {self.scenario_file} --as transcript")
+            self.say(f"  go on:          drama play ... --resume --journal {table.journal.path}")
+
+
+def _numbers(line: str) -> list[int] | None:
+    if not DICE.match(line):
+        return None
+    return [int(x) for x in re.split(r"[\s,]+", line.strip())]
+
+
+def _even(amount: int, parts: int) -> list[int]:
+    return [amount // parts + (1 if i < amount % parts else 0) for i in range(parts)]
+
+
+def _asks(group: list[n.Statement]) -> bool:
+    """Whether playing the statement asks the table for something (its prompts are then the prompt)."""
+    for statement in group:
+        for part in [statement, *(getattr(statement, "participants", ()) or ())]:
+            dice = getattr(part, "dice", None)
+            if isinstance(statement, (n.Action, n.Defence)) and dice is not None and dice.kind == "roll":
+                return True
+        if isinstance(statement, n.Recover) and statement.first.kind != "given":
+            return True
+        if isinstance(statement, n.Reroll) and statement.dice.kind != "given":
+            return True
+        if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
+            return True
+    return False

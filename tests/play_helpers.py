@@ -1,0 +1,130 @@
+"""What the tests of `drama play` share: a small scenario for the table, and a session through a real terminal."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SETTING = """\
+name: The Test Hall
+round: 6 seconds
+recovery: 1 hour
+calm: 10 minutes
+full_rest: 1 day
+dice: {sides: 6, high: 6}
+ties: vote
+"""
+
+CAST = """\
+parties:
+  Kara:
+    name: Kara the Ember-Witch
+    quintessence: 6
+    traits: {Sorcery: 3, Agility: 1}
+    treasures: {Ember Staff: 2}
+    moves: {fireball: Sorcery + Ember Staff}
+  Bren:
+    name: Bren Ironhand
+    quintessence: 5
+    traits: {Strength: 2}
+    treasures: {Iron Shield: 2}
+  Overlord:
+    name: Overlord Bastrastras
+    quintessence: 7
+    traits: {Cunning: 3, Brutality: 2}
+    treasures: {Obsidian Crown: 2}
+    hidden: true
+"""
+
+# a tie (both roll what the test types), a joint defence that loses (the split),
+# then an exchange in a loop, so that the script's position matters
+SCRIPT = """\
+scene "The Hall"
+drama "Hall" with Kara, Bren, Overlord
+initiative Kara 9, Bren 5, Overlord 7
+round
+Kara bolt -> Overlord with Sorcery, roll
+Overlord defends with Cunning, roll
+Overlord crush -> Kara with Brutality, roll
+Kara & Bren defend
+  Kara with Agility, roll
+  Bren with Strength, roll
+repeat until Overlord is defeated or Kara is defeated, at most 3 rounds
+round
+Bren bash -> Overlord with Strength, roll
+Overlord defends with Cunning, roll
+end
+end drama "The hall falls silent."
+"""
+
+
+def hall(folder: Path, *, ties: str = "vote") -> Path:
+    """The test scenario in `folder`; returns its scenario file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "setting.yaml").write_text(SETTING.replace("ties: vote", f"ties: {ties}"), encoding="utf-8")
+    (folder / "cast.yaml").write_text(CAST, encoding="utf-8")
+    (folder / "hall.drama").write_text(SCRIPT, encoding="utf-8")
+    scenario = folder / "scenario.yaml"
+    scenario.write_text("title: The Test Hall\nsetting: setting.yaml\ncast: cast.yaml\nscript: hall.drama\n",
+                        encoding="utf-8")
+    return scenario
+
+
+def env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1", COLUMNS="300", LINES="40")
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r")
+
+
+def plain(text: str) -> str:
+    """Terminal output without its escape sequences."""
+    return ANSI.sub("", text)
+
+
+class Terminal:
+    """`drama play` in a pseudo-terminal (pexpect): the prompts, completion and keys of a real one."""
+
+    def __init__(self, *args: str, timeout: float = 20, cwd: str | None = None):
+        import pexpect
+        self.pexpect = pexpect
+        self.child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", *args], env=env(), encoding="utf-8",
+                                   timeout=timeout, dimensions=(50, 300), cwd=cwd)
+        self.seen = ""
+
+    def expect(self, text: str) -> str:
+        """Wait for `text` (a plain string) on the screen; return what came before it."""
+        self.child.expect_exact(text)
+        before = self.child.before + self.child.after
+        self.seen += before
+        return plain(before)
+
+    def answer(self, prompt: str, line: str) -> str:
+        """Wait for a prompt, answer it, and wait for prompt_toolkit to draw the accepted line again.
+        Returns what came out before the prompt (the answer to the line before)."""
+        before = self.expect(prompt)
+        self.child.sendline(line)
+        self.done()
+        return before
+
+    def done(self) -> None:
+        """Wait until prompt_toolkit has accepted the line (it turns bracketed paste off then):
+        what comes after is the table's answer to it."""
+        self.child.expect_exact("\x1b[?2004l")
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def control(self, key: str) -> None:
+        self.child.sendcontrol(key)
+
+    def finish(self) -> str:
+        self.child.expect(self.pexpect.EOF)
+        self.seen += self.child.before
+        self.child.close()
+        return plain(self.seen)
