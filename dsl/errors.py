@@ -69,6 +69,7 @@ CODES: dict[str, str] = {
     "E317": "R14: a re-roll of a die that was not rolled",
     "E318": "R14: more re-rolls than the recovery's bonus allows",
     "E319": "R14: re-rolls that cannot be chosen as written",
+    "E320": "R13: a round length that is not a length of time",
     # dice
     "E401": "the wrong number of dice",
     "E402": "a face that is not on the die",
@@ -147,8 +148,7 @@ class DramaError(Exception):
             width = len(str(self.position.line))
             start = max(self.position.column, 1)
             end = self.position.end_column or start + 1
-            if len(text_line) > _WIDEST:       # a very long line: the part around the caret
-                text_line, start, end = _window(text_line, start, end)
+            text_line, start, end = _shown(text_line, start, end)
             shown = text_line.expandtabs(4)
             lines.append(f" {self.position.line} | {shown}")
             caret = "^" * max(1, end - start)
@@ -161,21 +161,6 @@ class DramaError(Exception):
         for note in self.notes:
             lines.append(f"  note: {note}")
         return "\n".join(lines)
-
-
-# a source line longer than this is shown cut to the part around the caret
-_WIDEST = 200
-
-
-def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
-    """The part of a long line around columns start..end, marked `...` where cut,
-    and the columns moved into it (the caret at most _WIDEST // 2 wide)."""
-    end = min(end, start + _WIDEST // 2, len(line) + 2)
-    first = max(1, start - 40)
-    last = min(len(line), end + 40)
-    head = "..." if first > 1 else ""
-    tail = "..." if last < len(line) else ""
-    return head + line[first - 1:last] + tail, start - first + 1 + len(head), end - first + 1 + len(head)
 
 
 class RuleError(DramaError):
@@ -295,13 +280,34 @@ def one_of(names: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
+# a source line longer than this is shown cut around the caret
+MAX_SHOWN = 160
+# control characters shown as their Unicode pictures (NUL as U+2400), one column each
+_PICTURES = {c: 0x2400 + c for c in range(32) if c != 9} | {127: 0x2421}
+
+
+def _shown(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A source line as shown under an error: control characters as pictures, and
+    a long line (a line of an event log, say) cut to MAX_SHOWN characters around
+    columns start..end (1-based), with `…` where it is cut; the columns moved."""
+    text = text.translate(_PICTURES)
+    if len(text) <= MAX_SHOWN:
+        return text, start, end
+    left = max(0, min(start - 1 - MAX_SHOWN // 4, len(text) - MAX_SHOWN))
+    right = left + MAX_SHOWN
+    cut = ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+    moved = (1 if left else 0) - left
+    return cut, start + moved, min(end + moved, MAX_SHOWN + 1 + (1 if left else 0))
+
+
 def _source_line(position: Position | None, source: str | None) -> str | None:
     if position is None or position.line < 1:
         return None
     if source is None:
+        from .inputs import MAX_EVENT_LOG_BYTES, read_bytes     # the one reader (it imports this module)
         try:
-            source = Path(position.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
+            source = read_bytes(position.file, what="file", limit=MAX_EVENT_LOG_BYTES).decode("utf-8", "replace")
+        except DramaError:
             return None
     # lines end at \n only, as the parser and the YAML reader count them
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -160,7 +160,7 @@ def initiative(result: r.Initiative, line: int | None) -> dict:
 
 def drama_begun(result: r.DramaBegun, line: int | None) -> dict:
     return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
-            "time": result.time}
+            "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of}
 
 
 def round_begun(result: r.RoundBegun, line: int | None) -> dict:

@@ -139,8 +139,10 @@ def read_text(path: str | os.PathLike, *, what: str, limit: int = MAX_BYTES) -> 
         raise DramaError("E108", f"cannot read the {what} '{name}': it is not UTF-8 text",
                          notes=[f"byte 0x{data[error.start]:02x} at {name}:{line}:{column}"],
                          hint="save the file as UTF-8") from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    check_text(text, name, what=what)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:               # (strict UTF-8 never decodes to a lone surrogate)
+        check_text(text, name, what=what)
     return text
 
 

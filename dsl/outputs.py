@@ -215,13 +215,9 @@ class Outputs:
         output.reserved, output.staged = reserving, not reserving
         if "\x00" in path:
             raise _fail(repr(path), "the name holds a NUL character")
-        for other in self._outputs:
-            if _identity(other.path) == _identity(path) or other.real == output.real:
-                raise DramaError("E501", f"two outputs name the same file: {other.path} and {path}",
-                                 expected="a different file for each output")
         self._check(output)
         try:
-            mode = os.stat(output.real).st_mode
+            mode = os.stat(path).st_mode          # through links (/dev/stdout is one)
         except FileNotFoundError:
             mode = None
         except OSError as error:
@@ -229,13 +225,18 @@ class Outputs:
         if mode is not None and stat.S_ISDIR(mode):
             raise _fail(path, "it is a folder", expected="a file name")
         if mode is not None and not stat.S_ISREG(mode):
-            output.special = True
+            output.special = True                 # (two outputs to one terminal or pipe are fine)
         else:
+            for other in self._outputs:
+                if not other.special and (other.real == output.real or _identity(other.path) == _identity(path)):
+                    raise DramaError("E501", f"two outputs name the same file: {other.path} and {path}",
+                                     expected="a different file for each output")
             folder = os.path.dirname(output.real) or "."
+            shown = os.path.relpath(folder) if os.path.islink(path) else (os.path.dirname(path) or ".")
             if not os.path.isdir(folder):
-                raise _fail(path, f"the folder {os.path.dirname(path) or '.'} does not exist")
+                raise _fail(path, f"the folder {shown} does not exist")
             if not os.access(folder, os.W_OK):
-                raise _fail(path, f"the folder {os.path.dirname(path) or '.'} cannot be written to")
+                raise _fail(path, f"the folder {shown} cannot be written to")
             output.existed = mode is not None
             if mode is None:
                 umask = os.umask(0)
@@ -344,7 +345,7 @@ class Outputs:
     def _write_special(self, output: _Output) -> None:
         text = output.stream._handle.getvalue() if output.stream is not None else (output.text or "")
         try:
-            with open(output.real, "w", encoding="utf-8", newline="\n") as handle:
+            with open(output.path, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
         except OSError as error:
             raise _fail(output.path, error.strerror or str(error)) from None

@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from .durations import format_seconds
 from .errors import DramaError
 from .speed import paused_collector
 
@@ -113,8 +114,10 @@ def summarise(events: Iterable[dict]) -> dict:
     """A run's event log reduced to what a simulation counts:
 
     - `dramas`: one entry per dramatic situation begun, in order: `[key,
-      party_ids, rounds, defeated]`; the key is the situation's name, with
-      ` (2)`, ` (3)` ... for a name met again in the same run;
+      party_ids, rounds, defeated, round_seconds]`; the key is the situation's
+      name, with ` (2)`, ` (3)` ... for a name met again in the same run;
+      `round_seconds` is its own round length (`rounds of 1 hour`, R13), or
+      None for the setting's;
     - `final`: party id -> `(quintessence, damage_pool)` at the end;
     - `branches`: `[file, line, taken, condition]` per `if` that ran;
     - `loops`: `[file, line, passes, ended, bound]` per loop that ended;
@@ -141,7 +144,8 @@ def summarise(events: Iterable[dict]) -> dict:
             name = event["drama"]
             seen[name] += 1
             key = name if seen[name] == 1 else f"{name} ({seen[name]})"
-            current = [key, tuple(event["party_ids"]), 1, set()]
+            current = [key, tuple(event["party_ids"]), 1, set(),
+                       event.get("round_seconds") if event.get("rounds_of") else None]
             dramas.append(current)
         elif kind == "drama_end":
             if current is not None:
@@ -155,7 +159,7 @@ def summarise(events: Iterable[dict]) -> dict:
             skipped.append((event["file"], event["line"]))
         elif kind == "final":
             final = {pid: (s["quintessence"], s["damage_pool"]) for pid, s in event["parties"].items()}
-    return {"dramas": [(key, ids, rounds, frozenset(defeated)) for key, ids, rounds, defeated in dramas],
+    return {"dramas": [(key, ids, rounds, frozenset(defeated), own) for key, ids, rounds, defeated, own in dramas],
             "final": final, "branches": branches, "loops": loops, "skipped": skipped}
 
 
@@ -171,7 +175,8 @@ class Aggregate:
     # party id -> {"quintessence": Counter(value -> runs), "damage_pool": Counter}
     final: dict = field(default_factory=dict)
     # drama key -> {"first": (run, position), "runs": int, "rounds": Counter,
-    #               "in": Counter(pid -> runs), "defeated": Counter(pid -> runs)}
+    #               "in": Counter(pid -> runs), "defeated": Counter(pid -> runs),
+    #               "round_seconds": Counter(its own round length or None -> runs)}
     dramas: dict = field(default_factory=dict)
     # (file, line) -> {"evaluations": int, "runs": int,
     #                  "arms": {taken: [condition, times, runs]}}
@@ -192,15 +197,16 @@ class Aggregate:
                 counts = self.final[pid] = {"quintessence": Counter(), "damage_pool": Counter()}
             counts["quintessence"][quintessence] += 1
             counts["damage_pool"][pool] += 1
-        for position, (key, ids, rounds, defeated) in enumerate(summary["dramas"]):
+        for position, (key, ids, rounds, defeated, own) in enumerate(summary["dramas"]):
             drama = self.dramas.get(key)
             if drama is None:
                 drama = self.dramas[key] = {"first": (index, position), "runs": 0, "rounds": Counter(),
-                                            "in": Counter(), "defeated": Counter()}
+                                            "in": Counter(), "defeated": Counter(), "round_seconds": Counter()}
             elif (index, position) < drama["first"]:
                 drama["first"] = (index, position)
             drama["runs"] += 1
             drama["rounds"][rounds] += 1
+            drama["round_seconds"][own] += 1
             drama["in"].update(ids)
             drama["defeated"].update(defeated)
         if summary["branches"]:
@@ -266,11 +272,13 @@ class Aggregate:
             if mine is None:
                 self.dramas[key] = {"first": drama["first"], "runs": drama["runs"],
                                     "rounds": Counter(drama["rounds"]), "in": Counter(drama["in"]),
-                                    "defeated": Counter(drama["defeated"])}
+                                    "defeated": Counter(drama["defeated"]),
+                                    "round_seconds": Counter(drama["round_seconds"])}
                 continue
             mine["first"] = min(mine["first"], drama["first"])
             mine["runs"] += drama["runs"]
             mine["rounds"].update(drama["rounds"])
+            mine["round_seconds"].update(drama["round_seconds"])
             mine["in"].update(drama["in"])
             mine["defeated"].update(drama["defeated"])
         for where, branch in other.branches.items():
@@ -586,9 +594,14 @@ def report(simulation: Simulation) -> dict:
     order = {sheet.id: index for index, sheet in enumerate(prepared.sheets)}
     dramas = []
     for key, drama in sorted(total.dramas.items(), key=lambda item: (item[1]["first"], item[0])):
+        # its own round length (R13, point 14), in the most runs; None: the setting's
+        own = min(drama["round_seconds"].items(), key=lambda item: (-item[1], item[0] is not None, item[0] or 0))[0]
         dramas.append({
             "name": key, "runs": proportion(drama["runs"], completed),
             "rounds": distribution(drama["rounds"]),
+            # its own round length (R13, point 14), in the most runs; None: the setting's
+            "round_seconds": own,
+            "round_length": None if own is None else format_seconds(own),
             "defeat": [{"party": pid, **proportion(drama["defeated"][pid], drama["in"][pid])}
                        for pid in sorted(drama["in"], key=lambda pid: (order.get(pid, len(order)), pid))],
         })

@@ -6,6 +6,8 @@ seeded `SeededDice`, checked against the invariants of RULES.md.
 - the same seed and the same steps give the same results;
 - R7: a party becomes defeated only when it failed while at 0 before the exchange's
   losses (and every such party is defeated);
+- R13 (point 14): a new round advances the clock by the situation's own round
+  length, or the setting's;
 - R14: a recovery never returns more dice than the damage pool holds, whichever
   dice the party chooses to re-roll (point 13), and never re-rolls more dice
   than its bonus.
@@ -127,7 +129,9 @@ def build_step(game: Game, kind: str, ns: list[int]):
     in_play = list(game.drama.parties) if game.drama is not None else ids
     if kind == "begin":
         chosen = [pid for i, pid in enumerate(ids) if (ns[0] >> i) & 1] or ids[:2]
-        return lambda: game.begin_drama(f"Drama {ns[1]}", chosen)
+        # now and then its own round length (R13, point 14), sometimes one refused (0 s: E320)
+        length = Duration(ns[2] % 4 * 1800, "second") if ns[2] % 2 else None
+        return lambda: game.begin_drama(f"Drama {ns[1]}", chosen, length)
     if kind == "end":
         return lambda: game.end_drama("over")
     if kind == "round":
@@ -266,6 +270,13 @@ def check_step(game: Game, before, result):
             assert tuple(final) == check.final
     elif isinstance(result, results.OptionTaken):
         assert result.returned <= result.lost and len(result.dice) in (0, result.lost)
+    elif isinstance(result, results.RoundBegun):
+        # R13, point 14: a round lasts the situation's own length, or the setting's
+        if result.round == before[2]:          # round 1 again: nobody had acted
+            assert game.time == before[1]
+        else:
+            assert result.round == before[2] + 1 and game.time - before[1] == game.drama.round_seconds > 0
+        assert defeated_after == defeated_before
     elif isinstance(result, (results.DramaBegun, results.DramaEnded)):
         assert not any(defeated_after[p] for p in result.parties)
     else:

@@ -485,6 +485,15 @@ def test_e319_re_rolls_named_after_roll_or_given_twice_R14_point_13(in_tmp):
               "the re-rolls are given twice, with `rerolled` and with `rerolling`")
 
 
+def test_e320_a_round_length_that_is_not_a_length_of_time_R13_point_14(in_tmp):
+    outcome = check(in_tmp, 'drama "The Hearing" with Kara, Bren, rounds of 0 hours\n')
+    one_error(outcome, "E320", "script.drama:1:38", "a round cannot last 0 hours",
+              expected="a length of in-world time above 0: `rounds of 6 seconds`, `rounds of 1 minute`, "
+                       "`rounds of 2 hours`, `rounds of 1 day`")
+    outcome = check(in_tmp, 'drama "The Hearing" with Kara, Bren, rounds of 2 moons\n')
+    one_error(outcome, "E001", "script.drama:1:50", "unknown unit of time 'moons'")
+
+
 def test_e316_rest_during_drama_R16(in_tmp):
     outcome = check(in_tmp, DRAMA + "rest 2 days\n")
     one_error(outcome, "E316", "script.drama:2:1", "there is no rest during the dramatic situation Throne Hall (R16)",
@@ -812,6 +821,7 @@ TRIGGERS = {
     "E318": _scenario(DRAMA + "Overlord crush -> Kara with Brutality, rolled 6 6\nKara recovers, rolled 6 5 2, "
                               "rerolling 2 to 4, then 6 5\n"),
     "E319": _scenario(DRAMA + "Kara recovers, roll, rerolling 2 to 4\n"),
+    "E320": _scenario('drama "The Hearing" with Kara, Bren, rounds of 0 hours\n'),
     "E401": _scenario(DRAMA + "Kara recovers, rolled 6\n"),
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,

@@ -273,15 +273,28 @@ def _log_with(in_tmp: Path, extra: str) -> None:
 @pytest.mark.parametrize("extra, message", [
     ("[" * 100_000 + "]" * 100_000, "values nested more than 32 deep"),
     ("[" * 40 + "]" * 40, "values nested more than 32 deep"),
-    ("9" * 5000, "a whole number of more than 1,000 digits"),
+    ("9" * 5000, "a whole number of more than 4,300 digits"),
     ('"\\ud800"', "a text of the event holds a lone surrogate (U+D800)"),
     ('"\\u0000"', "a text of the event holds a NUL character"),
     ("NaN", "not JSON"),
-])
+], ids=["deep", "40-deep", "5000-digits", "surrogate", "nul", "nan"])
 def test_8_render_of_a_broken_event_log_is_e602_at_its_line(in_tmp, extra, message):
     _log_with(in_tmp, extra)
     stderr = unchanged(in_tmp, "render", "bad.jsonl", "-o", "out.txt", error="E602")
     assert stderr.startswith(f"bad.jsonl:2:1: error[E602]: {message}"), stderr[:200]
+
+
+def test_8_a_long_line_is_shown_cut_around_the_caret(in_tmp):
+    _log_with(in_tmp, "[" * 100_000 + "]" * 100_000)
+    stderr = unchanged(in_tmp, "render", "bad.jsonl", error="E602")
+    assert max(len(line) for line in stderr.splitlines()) < 200
+    assert " 2 | {\"type\": " in stderr and stderr.splitlines()[1].endswith("[[[…")
+    # the caret still under its column when the line is cut on both sides
+    from dsl.errors import DramaError, Position
+    line = "x" * 500 + "HERE" + "y" * 500
+    shown = DramaError("E602", "m", position=Position("f", 1, 501, 505)).format(line + "\n").splitlines()
+    assert shown[1].startswith(" 1 | …") and shown[1].endswith("…")
+    assert shown[1][shown[2].index("^"):][:4] == "HERE" and shown[2].count("^") == 4
 
 
 def test_8_an_event_log_that_is_a_device(in_tmp):
@@ -395,3 +408,14 @@ def test_outputs_api_undoes_the_renames_done_when_one_fails(tmp_path):
     assert (tmp_path / "a.txt").read_text() == "old a\n"
     assert not (tmp_path / "new.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_devices_are_written_as_they_are_and_a_dangling_link_names_its_folder(in_tmp):
+    from conftest import drama_process
+    adventure(in_tmp)
+    done = drama_process("run", "scenario.yaml", "-o", "/dev/stdout", "--record", "/dev/null", cwd=in_tmp)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == drama("run", "scenario.yaml").stdout
+    os.symlink("nowhere/log.txt", in_tmp / "dangling.txt")
+    stderr = unchanged(in_tmp, "run", "scenario.yaml", "-o", "dangling.txt")
+    assert "cannot write dangling.txt: the folder nowhere does not exist" in stderr

@@ -148,6 +148,79 @@ def test_initiative_order_decides_who_acts_on_their_turn_R9_R12(tmp_path):
     assert action["turn"] == {"on_turn": ["Bren"], "held": [], "passed": ["Overlord", "Kara", "Goblins"]}
 
 
+HEARING = 'drama "The Hearing" with Kara, Bren, Overlord, rounds of 1 hour\n'
+
+
+def test_a_debate_in_rounds_of_1_hour_lets_a_2_hour_recovery_interval_pass_R13_R14_point_14(tmp_path):
+    """The setting's round is 6 seconds and its recovery interval here 2 hours. Kara
+    recovers (rushed) in round 2 of a debate in rounds of 1 hour, at 1 h; the
+    debate ends after its third round, at 3 h, and 10 rounds of calm (the
+    setting's rounds: 1 min) later she may recover again. In 6-second rounds the same script is refused."""
+    setting = EMBERFALL_SETTING.replace("recovery: 1 day", "recovery: 2 hours")
+    script = ("Overlord crush -> Kara with Brutality + Obsidian Crown, rolled 6 6\n"
+              "round\n"
+              "Kara recovers, rolled 6 4 1, then 6 2\n"
+              "round\n"
+              "end drama\n"
+              "calm 10 rounds\n"
+              "Kara recovers, rolled 5\n")
+    events = play(tmp_path, HEARING + script, setting=setting)
+    begun = only(events, "drama")
+    assert (begun["round_seconds"], begun["rounds_of"]) == (3600, "1 hour")
+    assert [e["time"] for e in of_type(events, "round")] == [3600, 7200]
+    assert only(events, "drama_end")["time"] == 3 * 3600
+    first, second = of_type(events, "recovery")
+    assert (first["time"], second["time"]) == (3600, 3 * 3600 + 60)
+    assert (first["returned"], second["returned"]) == (2, 1) and qd(second["parties"]["Kara"]) == (6, 0)
+    path = make_scenario(tmp_path, DRAMA4 + script, setting=setting)
+    outcome = drama("run", path)
+    assert outcome.code == 1
+    assert "script.drama:8:1: error[E314]: Kara recovered 1 min 12 s ago and may recover once every 2 hours" \
+        in outcome.stderr
+
+
+def test_rounds_of_a_situation_show_in_the_log_and_the_transcript_R13_point_14(tmp_path):
+    path = make_scenario(tmp_path, HEARING + "Bren holds\nround\nBren pleads vs -1\nend drama\n")
+    log = drama("run", path).stdout
+    assert "drama The Hearing with Kara, Bren, Overlord, rounds of 1 hour" in log
+    assert "round 2 (t = 1 h)" in log
+    md = drama("run", path, "--as", "log", "--format", "md").stdout
+    assert "begins at t = 0 s · rounds of 1 hour" in md and "#### Round 2 · t = 1 h" in md
+    transcript = " ".join(drama("run", path, "--as", "transcript", "--numbers").stdout.split())
+    assert "(The Hearing, at 0 s, in rounds of 1 hour)" in transcript and "(round 2, at 1 h)" in transcript
+
+
+def test_a_saved_log_from_before_round_lengths_and_chosen_re_rolls_still_renders_R13_R14(tmp_path):
+    """Event logs written before `rounds_of`, `round_seconds` and a check's `chosen`
+    were added render as before: the situation's rounds are the setting's."""
+    import json
+    path = make_scenario(tmp_path, DRAMA4 + HURT_KARA + "Kara recovers with Agility, rolled 6 5 2 1, rerolling 1 to 4, "
+                                                        "then 6 5 rerolled 3\nend drama\n")
+    lines = []
+    run = drama("run", path, "--format", "json")
+    assert run.code == 0, run.output
+    for line in run.stdout.splitlines():
+        event = json.loads(line)
+        for key in ("rounds_of", "round_seconds"):
+            event.pop(key, None)
+        for check in event.get("checks") or ():
+            check.pop("chosen", None)
+        lines.append(json.dumps(event))
+    saved = write(tmp_path, "old.jsonl", "\n".join(lines) + "\n")
+    for args in ([], ["--as", "log", "--format", "md"], ["--as", "log", "--format", "html"],
+                 ["--as", "transcript", "--numbers"]):
+        outcome = drama("render", saved, *args)
+        assert outcome.code == 0, outcome.output
+    assert "re-rolled 1→4" in drama("render", saved, "--as", "log", "--format", "md").stdout
+
+
+def test_a_round_length_in_rounds_is_refused_R13_point_14(tmp_path):
+    path = make_scenario(tmp_path, 'drama "The Hearing" with Kara, Bren, rounds of 10 rounds\n')
+    outcome = drama("run", path)
+    assert outcome.code == 1
+    assert "script.drama:1:38: error[E320]: a round cannot last 10 rounds" in outcome.stderr
+
+
 def test_round_advances_time_and_restores_actions_R9_R13(tmp_path):
     events = play(tmp_path, DRAMA4 +
                   "Kara fireball -> Overlord\n"

@@ -317,6 +317,21 @@ Bren recovers with Healing + Rope, roll, rerolling none
         assert len(last) == 1 and last[0].endswith(", rerolling none"), last
 
 
+def test_a_round_length_is_recorded_R13_point_14():
+    """`rounds of 1 hour` is written back, and a party called `rounds` after a comma
+    is quoted, where `rounds of` would begin."""
+    sheets = [*EMBERFALL_SHEETS, PartySheet("rounds", "the watch", 3, {"Vigil": 1}, {})]
+    script = ('drama "The Hearing" with Kara, "rounds", Bren, rounds of 1 hour\n'
+              "Kara pleads vs 2, roll\nround\nBren argues vs 1, roll\nend drama\n"
+              'drama "Brawl" with rounds, Kara\nend drama\n')
+    for seed in range(3):
+        events = run_text(EMBERFALL_SETTING_VOTE, sheets, script, seed=seed, lenient=True)
+        text = check_round_trip(events, lambda t, s: run_text(EMBERFALL_SETTING_VOTE, sheets, t, seed=s), seed=seed)
+        assert 'drama "The Hearing" with Kara, "rounds", Bren, rounds of 1 hour' in text.splitlines()
+        assert 'drama "Brawl" with rounds, Kara' in text.splitlines()
+        assert [e["time"] for e in events if e["type"] in ("round", "drama_end")] == [3600, 7200, 7206]
+
+
 def test_joint_lines_and_split():
     script = """\
 drama "Pin" with Kara, Bren, Overlord, Goblins

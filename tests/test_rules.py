@@ -1049,6 +1049,43 @@ def test_R13_round_length_from_the_setting():
     assert game.time == 120
 
 
+def test_R13_point_14_a_situation_gives_its_own_round_length():
+    """A debate in rounds of 1 hour, with the setting's round 6 seconds and a
+    recovery interval of 2 hours: Kara's rushed recovery in round 1 is at 0 s;
+    in round 2 (1 h) the interval has not passed; in round 3 (2 h) it has. The
+    situation ends after its last round: 3 h. Calm in rounds is still counted
+    in the setting's rounds (10 x 6 s)."""
+    game = new_game(drama=None, settings=Settings(recovery=Duration(2, "hour")))
+    spend(game, "Kara", 4)
+    begun = game.begin_drama("The Hearing", ["Kara", "Bren", "Overlord"], Duration(1, "hour"))
+    assert (begun.round_seconds, begun.rounds_of) == (HOUR, "1 hour")
+    game.recover("Kara", first=G(4, 3, 2, 1), second=G(5))
+    game.next_round()
+    assert game.time == HOUR
+    refused(game, lambda: game.recover("Kara", first=G(6, 2, 1), second=G(6)), "E314", "R14",
+            "Kara recovered 1 h ago and may recover once every 2 hours")
+    game.next_round()
+    assert game.time == 2 * HOUR
+    rec = game.recover("Kara", first=G(6, 2, 1), second=G(6, 5))
+    assert rec.returned == 2 and rec.time == 2 * HOUR
+    ended = game.end_drama()
+    assert ended.time == game.time == 3 * HOUR
+    refused(game, lambda: game.recover("Kara", first=G(6, 1)), "E314", "R14", "10 rounds (1 min) of calm")
+    game.pass_time("calm", game.settings.seconds(Duration(10, "round")))
+    assert game.time == 3 * HOUR + 60
+    # the next situation, with no length of its own, has the setting's rounds again
+    game.begin_drama("Skirmish", ["Kara", "Bren"])
+    game.hold("Bren")
+    game.next_round()
+    assert game.time == 3 * HOUR + 60 + 6
+
+
+def test_R13_point_14_a_round_length_must_be_a_length_of_time():
+    game = new_game(drama=None)
+    for length in (Duration(3, "round"), Duration(0, "hour")):
+        refused(game, lambda: game.begin_drama("The Hearing", ["Kara"], length), "E320", "R13")
+
+
 def test_R13_a_round_before_anyone_acts_is_round_1():
     """`round` before anyone has acted or held in a situation is its first round:
     no time passes (so a loop of rounds may begin each pass with `round`)."""

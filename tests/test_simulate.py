@@ -216,6 +216,18 @@ def test_rounds_of_a_situation_that_the_script_leaves_open(tmp_path):
     assert drama_of(data, "Open")["rounds"]["histogram"] == [[3, 3]]
 
 
+def test_rounds_of_a_situation_with_its_own_round_length_R13_point_14(tmp_path):
+    script = ('drama "Council" with Ash, Raiders, rounds of 2 hours\nAsh waits vs 0\nround\nend drama\n'
+              'drama "Brawl" with Ash, Raiders\nend drama\n')
+    path = scenario(tmp_path, script)
+    _, data = simulate_json(path, "--runs", "3")
+    council, brawl = drama_of(data, "Council"), drama_of(data, "Brawl")
+    assert (council["round_seconds"], council["round_length"], council["rounds"]["mean"]) == (7200, "2 h", 2)
+    assert (brawl["round_seconds"], brawl["round_length"]) == (None, None)
+    text = drama("simulate", path, "--runs", "3").stdout
+    assert "Rounds (of 2 h): 2" in text and "\nRounds: 1" in text
+
+
 def test_a_situation_met_twice_in_a_run_is_counted_apart(tmp_path):
     script = 'drama "Bout" with Ash, Coin\nend drama\ndrama "Bout" with Ash, Coin\nAsh waits vs 0\nround\nend drama\n'
     _, data = simulate_json(scenario(tmp_path, script), "--runs", "4")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from ..durations import Duration
 from ..errors import DramaError, RuleError
 from . import checks, exchange as exchange_rules, recovery, turns
 from . import results as r
@@ -61,7 +62,9 @@ class Game:
 
     # ------------------------------------------------------------ dramatic situations
 
-    def begin_drama(self, name: str, parties: Sequence[str]) -> r.DramaBegun:
+    def begin_drama(self, name: str, parties: Sequence[str], round: Duration | None = None) -> r.DramaBegun:
+        """A dramatic situation begins. `round` is its own round length (R13,
+        point 14: `rounds of 1 hour`); None for the setting's `round`."""
         if self.drama is not None:
             raise DramaError("E002", f"'{name}' cannot begin while '{self.drama.name}' is still running",
                              expected=f"end drama before a new dramatic situation")
@@ -73,18 +76,25 @@ class Game:
             seen.add(pid)
         if not parties:
             raise DramaError("E002", f"'{name}' needs at least one party")
-        self.drama = Drama(name, tuple(parties), self.time)
+        if round is None:
+            round_seconds = self.settings.round_seconds
+        elif round.unit == "round" or round.seconds(0) <= 0:
+            raise RuleError("R13", "E320", f"a round of '{name}' cannot last {round}",
+                            expected="a length of in-world time above 0, in seconds, minutes, hours, days or weeks")
+        else:
+            round_seconds = round.seconds(0)
+        self.drama = Drama(name, tuple(parties), self.time, round_seconds)
         for pid in parties:
             party = self.parties[pid]
             party.defeated = False
             party.acted = False
             party.lost_this_round = 0
         self.options = []
-        return r.DramaBegun(name, tuple(parties), self.time)
+        return r.DramaBegun(name, tuple(parties), self.time, round_seconds, None if round is None else str(round))
 
     def end_drama(self, text: str | None = None) -> r.DramaEnded:
         drama = checks.in_drama(self, "end drama")
-        self.time += self.settings.round_seconds        # the last round (R13)
+        self.time += drama.round_seconds                # the last round (R13, point 14)
         for pid in drama.parties:
             party = self.parties[pid]
             party.defeated = False

@@ -151,6 +151,8 @@ class DramaBegun:
     drama: str
     parties: tuple[str, ...]
     time: int
+    round_seconds: int = 6          # the length of its rounds (R13)
+    rounds_of: str | None = None    # its own round length as written (`1 hour`, point 14), or None
 
 
 @frozen

@@ -15,13 +15,15 @@ if TYPE_CHECKING:
 class Drama:
     """The running dramatic situation: its parties, its round, and where the turns are."""
 
-    __slots__ = ("name", "parties", "round", "began", "order", "rank", "pointer", "held", "acted_any")
+    __slots__ = ("name", "parties", "round", "began", "order", "rank", "pointer", "held", "acted_any",
+                 "round_seconds")
 
-    def __init__(self, name: str, parties: tuple[str, ...], began: int):
+    def __init__(self, name: str, parties: tuple[str, ...], began: int, round_seconds: int):
         self.name = name
         self.parties = parties
         self.round = 1
         self.began = began
+        self.round_seconds = round_seconds      # R13: its own round length, or the setting's
         self.order: tuple[str, ...] | None = None
         self.rank: dict[str, int] = {}              # party -> its place in `order`
         self.pointer = 0
@@ -137,7 +139,7 @@ def next_round(game: Game) -> r.RoundBegun:
     unused = tuple(pid for pid in drama.parties
                    if not parties[pid].acted and not parties[pid].defeated)
     drama.round += 1
-    game.time += game.settings.round_seconds       # R13
+    game.time += drama.round_seconds                # R13: the situation's round (point 14)
     drama.pointer = 0
     drama.held = set()
     drama.acted_any = False

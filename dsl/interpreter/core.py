@@ -254,7 +254,7 @@ class Interpreter:
 
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self.names.party(name) for name in s.parties]
-        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids), s.pos.line))
+        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line))
         self.fallen = set()
         self.last = None       # `last exchange` is one of this situation
 

@@ -438,7 +438,7 @@ def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, 
     if yaml:
         return text
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    try:
+    try:                            # (a NUL; strict UTF-8 never decodes to a lone surrogate)
         inputs.check_text(text, path, what=what)
     except DramaError as error:
         ctx.sink.report(error)

@@ -10,6 +10,7 @@ import copy
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Iterable
 
@@ -303,7 +304,7 @@ def read_event_log(path: str | os.PathLike) -> list[dict]:
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        event = _event(line, Position(name, number))
+        event = _event(line, name, number)
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise DramaError("E602", "an event must be a JSON object with a \"type\"",
                              position=Position(name, number)) from None
@@ -335,41 +336,34 @@ def read_event_log(path: str | os.PathLike) -> list[dict]:
 
 
 # the limits of one event of a saved log: how deeply its values nest, and how many
-# digits a whole number may have (Python itself refuses more than 4,300)
+# digits a whole number may have (Python's own limit on converting text to a number)
 MAX_EVENT_DEPTH = 32
-MAX_INT_DIGITS = 1000
-
-
-class _TooLong(ValueError):
-    """A whole number of more than MAX_INT_DIGITS digits."""
-
-
-def _int(text: str) -> int:
-    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
-        raise _TooLong
-    return int(text)
+MAX_INT_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
 
 
 def _constant(text: str):
     raise ValueError(text)
 
 
-def _event(line: str, where: Position):
-    """One line of a saved log as JSON, within the limits; E602 at the line otherwise."""
+_DECODER = json.JSONDecoder(parse_constant=_constant)                  # NaN and Infinity are not JSON
+
+
+def _event(line: str, file: str, number: int):
+    """Line `number` of a saved log as JSON, within the limits; E602 at the line otherwise."""
     def refuse(message: str, **kwargs) -> DramaError:
-        return DramaError("E602", message, position=where, **kwargs)
+        return DramaError("E602", message, position=Position(file, number), **kwargs)
     try:
-        event = json.loads(line, parse_int=_int, parse_constant=_constant)
+        event = _DECODER.decode(line)
     except json.JSONDecodeError as error:
-        raise DramaError("E602", f"not JSON: {error.msg}", position=Position(where.file, where.line, error.colno),
+        raise DramaError("E602", f"not JSON: {error.msg}", position=Position(file, number, error.colno),
                          expected="one JSON object per line, as `drama run --format json` writes") from None
-    except _TooLong:
-        raise refuse(f"a whole number of more than {MAX_INT_DIGITS:,} digits",
-                     expected="the numbers of an event log written by `drama run --format json`") from None
     except RecursionError:
         raise refuse(f"values nested more than {MAX_EVENT_DEPTH} deep",
                      expected="an event as docs/events.md describes it") from None
     except ValueError as error:          # NaN, Infinity, or a number Python will not convert
+        if "digits" in str(error):
+            raise refuse(f"a whole number of more than {MAX_INT_DIGITS:,} digits",
+                         expected="the numbers of an event log written by `drama run --format json`") from None
         raise refuse(f"not JSON: {' '.join(str(error).split())[:80]}",
                      expected="one JSON object per line, as `drama run --format json` writes") from None
     escaped = "\\u" in line            # only an escape can make a NUL or a lone surrogate

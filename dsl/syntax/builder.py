@@ -260,8 +260,21 @@ class Builder:
 
     def drama(self, c):
         keyword, title = c[0], c[1]
-        parties = tuple(c[3:])
-        return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties))
+        length = c[-1] if type(c[-1]) is Duration else None
+        parties = tuple(c[3:-1] if length is not None else c[3:])
+        return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties,
+                                          length))
+
+    def rounds_of(self, c):
+        keyword, amount, unit = c
+        length = self._duration(amount, unit)
+        if length.unit == "round" or length.amount == 0:
+            raise DramaError("E320", f"a round cannot last {length}", position=self._pos(keyword, unit),
+                             expected="a length of in-world time above 0: `rounds of 6 seconds`, "
+                                      "`rounds of 1 minute`, `rounds of 2 hours`, `rounds of 1 day`",
+                             hint="a round is the unit the other durations count in, so it is given in "
+                                  "seconds, minutes, hours, days or weeks")
+        return length
 
     def initiative(self, c):
         keyword = c[0]

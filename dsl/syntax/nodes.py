@@ -128,10 +128,12 @@ class Narration(Statement):
 
 @dataclass(frozen=True)
 class DramaBegin(Statement):
-    """`drama "Name" with A, B, C`: a dramatic situation begins."""
+    """`drama "Name" with A, B, C`: a dramatic situation begins; `, rounds of 1 hour`
+    gives its own round length (`round`, R13 and point 14), else None: the setting's."""
 
     name: str
     parties: tuple[Name, ...]
+    round: Duration | None = None
 
 
 @dataclass(frozen=True)

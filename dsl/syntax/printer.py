@@ -263,6 +263,12 @@ def _result(value: int) -> str:
     return _number(value)
 
 
+def _duration(text: str) -> str:
+    """A duration of an event (`1 hour`), as a script writes it."""
+    amount, unit = text.split(" ", 1)
+    return f"{_number(int(amount))} {unit}"
+
+
 def _time(event: dict) -> str:
     duration = event.get("duration")
     if not duration:        # an event log of before `duration` was added
@@ -344,8 +350,13 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         elif kind == "narration":
             paragraphs.append(("narration", [_narration(literal(event["text"]))]))
         elif kind == "drama":
-            parties = ", ".join(name_text(pid) for pid in event["party_ids"])
-            paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"]))
+            # a party whose name starts with `rounds` is quoted after a comma, where
+            # `rounds of` gives the round length
+            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] == "rounds" else name_text(pid)
+                                for i, pid in enumerate(event["party_ids"]))
+            rounds_of = event.get("rounds_of")
+            paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"
+                                         + (f", rounds of {_duration(rounds_of)}" if rounds_of else "")]))
             in_drama = True
         elif kind == "initiative":
             paragraphs.append(("initiative", [_initiative(event)]))

@@ -101,6 +101,8 @@ SHOW_TERMINAL: dict[str, str] = {
     "DRAMA": "'drama'",
     "INITIATIVE": "'initiative'",
     "ROUND": "'round'",
+    "ROUNDS": "'rounds of'",
+    "_OF": "'of'",
     "TIE": "'tie'",
     "SPLIT": "'split'",
     "END": "'end drama'",
