@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable
 
 
@@ -75,6 +74,9 @@ CODES: dict[str, str] = {
     "E402": "a face that is not on the die",
     # the command line
     "E501": "an output file that cannot be written",
+    "E510": "a path that `drama fmt` or `drama new` cannot use",
+    "E511": "a script that `drama fmt` cannot lay out without changing it",
+    "E512": "`drama new` would write over a file",
     # inputs and outputs (dsl/inputs.py, dsl/outputs.py)
     "E520": "an input that is not a regular file, or is too big",
     "E521": "a NUL character or a lone surrogate in an input",

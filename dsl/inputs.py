@@ -36,7 +36,7 @@ from typing import Iterator
 from .errors import DramaError, Position
 
 __all__ = ["MAX_BYTES", "MAX_YAML_BYTES", "MAX_TEMPLATE_BYTES", "MAX_EVENT_LOG_BYTES", "SURROGATE",
-           "read_bytes", "read_text", "check_text", "check_path", "bad_character", "tracking", "note"]
+           "read_bytes", "read_text", "check_text", "check_path", "bad_character", "tracking", "note", "overlay"]
 
 MAX_BYTES = 8 * 2**20               # a script
 MAX_YAML_BYTES = 2 * 2**20          # a scenario, setting or cast file
@@ -61,6 +61,21 @@ def tracking() -> Iterator[set[str]]:
         _READS.reset(token)
 
 
+_OVERLAY: contextvars.ContextVar[dict[str, bytes] | None] = contextvars.ContextVar("drama_overlay", default=None)
+
+
+@contextlib.contextmanager
+def overlay(texts: dict[str, str]) -> Iterator[None]:
+    """Inside the block, read these texts (path -> text) instead of those files on disk: the
+    unsaved buffers of an editor (`drama lsp`). The limits and checks still apply."""
+    token = _OVERLAY.set({os.path.realpath(path): text.encode("utf-8", "surrogatepass")
+                          for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
 def note(path: str | os.PathLike) -> None:
     """Note a file as read by this command (the reader does it for every file it reads)."""
     reads = _READS.get()
@@ -82,6 +97,15 @@ def read_bytes(path: str | os.PathLike, *, what: str, limit: int = MAX_BYTES) ->
     (E108 missing, a folder, unreadable; E520 not a regular file, too big; E521 a NUL in the path)."""
     name = os.fspath(path)
     check_path(name, what=what)
+    buffers = _OVERLAY.get()
+    if buffers:
+        data = buffers.get(os.path.realpath(name))
+        if data is not None:
+            if len(data) > limit:
+                raise DramaError("E520", f"the {what} '{name}' is larger than {_size(limit)}",
+                                 expected=f"a {what} of at most {_size(limit)}")
+            note(name)
+            return data
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
         getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:

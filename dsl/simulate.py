@@ -98,6 +98,16 @@ class Prepared:
         return " ".join(shlex.quote(word) for word in words)
 
 
+def path_taken(prepared: Prepared) -> str:
+    """Which way the runs go (`drama simulate --verbose`): the compiled fast
+    path (`dsl/interpreter/compiled.py`), or the interpreter, and why."""
+    fast, why = prepared.program.fast_path()
+    if fast is None:
+        return f"fast path: not taken ({why}); every run goes through the interpreter"
+    return (f"fast path: taken; {fast.duels} of the script's exchanges are duels (engine.duel), "
+            "the others, and any duel the engine must refuse, go through Game.exchange")
+
+
 def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None) -> Prepared:
     """Compile a scenario, as `drama run` would, once for all runs. Raises DramaError."""
     from .pipeline import Program

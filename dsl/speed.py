@@ -1,15 +1,29 @@
 """Speed: the few tricks that make long logs and simulations fast, each explained once, here.
 
-- **The cyclic garbage collector is paused** while a script is parsed, run or
-  simulated (`paused_collector`). Parsing and running make many small objects
-  and no reference cycles, so the collector finds nothing to free, yet its
-  full collections walk the whole growing tree or event log, which makes a
-  long run quadratic. Nothing on these paths keeps a cycle: the interpreter's
-  handler table is the class's, not bound methods held by the instance.
+- **The cyclic garbage collector** is managed here, and only here. Parsing
+  and running make many small objects and no reference cycles, so the
+  collector finds nothing to free, yet its full collections walk the whole
+  growing tree or event log, which makes a long run quadratic. So it is
+  *paused* while a script is parsed, run or simulated (`paused_collector`),
+  and a one-shot command (`drama run`, `drama simulate`), once its scenario
+  is compiled, *freezes* what it has read (`one_shot`: `gc.freeze()` moves
+  it out of the collector's sight, so that no later collection, nor the one
+  Python makes at exit, walks the parsed script again, and forked workers
+  do not write to its pages). Pausing is safe because nothing
+  on these paths keeps a cycle (tests/test_cycles.py checks that a finished
+  run leaves nothing to collect): the interpreter's handler table is the
+  class's, not bound methods held by the instance; only errors make cycles
+  (an exception and its traceback's frames), and a simulation's loop collects
+  them now and then (`tidy`).
 - **Values worked out from statements are cached by the statements' identity**
   (`StatementCache`): `drama simulate` runs one parsed script many times, and
   the engine's inputs of an exchange depend only on its statements, so they
   are built once per exchange as written.
+- **`drama simulate` has a fast path**: the script compiled once into steps
+  (`dsl/interpreter/compiled.py`), whose exchanges of one party against one
+  go through `dsl/engine/duel.py`, the engine's exchange specialised for
+  that case, without result objects; property tests keep both equal to the
+  interpreter and `Game.exchange` (tests/test_compiled.py, tests/test_duel.py).
 - **Result dataclasses are built without `object.__setattr__`** (`@frozen`, in
   `dsl/engine/frozen.py`, inside the engine so that the engine depends on
   nothing outside it).
@@ -38,6 +52,12 @@ def paused_collector() -> Iterator:
 
 def _tidy() -> None:
     gc.collect(0)
+
+
+def one_shot() -> None:
+    """For a command that compiles one scenario and exits: what was read so far
+    is frozen, out of the collector's sight (see above)."""
+    gc.freeze()
 
 
 class StatementCache:

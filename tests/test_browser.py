@@ -103,3 +103,23 @@ def test_a_simulation_report_loads_in_chromium_with_its_histograms(tmp_path):
     assert dom.count("<svg") >= 5
     for name in ("Ash the Sellsword", "Wren of the Reeds", "Harrow the Raider Chief", "the raiders"):
         assert name in dom
+
+
+def test_a_script_highlighted_by_the_pygments_lexer_is_shot(tmp_path):
+    """docs/editors.md shows a bundled script highlighted by dsl/syntax/lexer.py
+    (docs/editors-highlighting.png), taken with this page and command."""
+    pytest.importorskip("pygments")
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+
+    from dsl.syntax.lexer import DramaLexer
+    text = (ROOT / "scenarios" / "emberfall" / "throne-hall.drama").read_text(encoding="utf-8")
+    html = highlight(text, DramaLexer(), HtmlFormatter(full=True, style="friendly", title="throne-hall.drama",
+                                                       linenos="inline"))
+    page = tmp_path / "throne-hall.html"
+    page.write_text(html.replace("<body>", '<body style="margin:0;padding:8px 12px;font-size:15px">'))
+    shot = tmp_path / "shot.png"
+    done = chromium(tmp_path, page, f"--screenshot={shot}", "--window-size=900,1020", "--hide-scrollbars")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    assert '<span class="k">defends</span>' in html

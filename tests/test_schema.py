@@ -3,6 +3,7 @@ never stricter than `drama check`."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -32,6 +33,7 @@ def schema_of(kind: str) -> dict:
     return json.loads(outcome.stdout)
 
 
+@functools.cache
 def validator(kind: str) -> jsonschema.Draft202012Validator:
     schema = schema_of(kind)
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -125,6 +127,7 @@ BAD = {
         "calm: 10 fortnights\n",
         "dice: {sides: 1}\n",
         "dice: {sides: 6, high: 1}\n",
+        "dice: {sides: 2, high: 0}\n",          # a bad `high` once left the default 6 above 2 sides
         "dice: {sides: 6, faces: 6}\n",
         "dice: 6\n",
         "name: ''\n",

@@ -528,3 +528,39 @@ def test_an_error_in_a_branch_refuses_the_scenario_before_any_run(tmp_path):
     outcome = drama("simulate", scenario(tmp_path, script), "--runs", "5")
     assert outcome.code == 1 and outcome.stdout == ""
     assert "error[E201]" in outcome.stderr and "script.drama:3:" in outcome.stderr
+
+
+# ---------------------------------------------------------------------------
+# the fast path (dsl/interpreter/compiled.py, dsl/engine/duel.py)
+
+SKIRMISH = ROOT / "scenarios" / "skirmish" / "scenario.yaml"
+
+
+def test_the_fast_path_gives_the_interpreters_report_byte_for_byte(monkeypatch):
+    from dsl.pipeline import Program
+    fast, _ = simulate_json(SKIRMISH, "--runs", "300", "--seed", "11")
+    monkeypatch.setattr(Program, "fast_path", lambda self: (None, "turned off"))
+    slow, _ = simulate_json(SKIRMISH, "--runs", "300", "--seed", "11")
+    assert fast == slow
+
+
+def test_a_fast_run_replays_with_roll_given():
+    """Each run of the skirmish, taken by the fast path, is the run that
+    `drama run --seed ... --lenient --roll-given` prints."""
+    prepared = prepare(str(SKIRMISH))
+    assert prepared.program.fast_path()[0] is not None
+    for index in (0, 7):
+        seed = run_seed(4, index)
+        outcome = drama("run", SKIRMISH, "--seed", seed, "--lenient", "--roll-given", "--format", "json")
+        replayed = [json.loads(line) for line in outcome.stdout.splitlines()]
+        assert summarise(replayed) == summarise(prepared.run(seed))
+
+
+def test_verbose_says_which_path_the_runs_take(tmp_path):
+    taken = drama("simulate", SKIRMISH, "--runs", "5", "--verbose")
+    assert taken.code == 0 and taken.stderr.startswith("fast path: taken; 8 of the script's exchanges are duels")
+    path = scenario(tmp_path, FIGHT.replace("round\n", "tie Ash\nround\n", 1))
+    fallen_back = drama("simulate", path, "--runs", "5", "-v")
+    assert fallen_back.code == 0
+    assert fallen_back.stderr.startswith(f"fast path: not taken ({tmp_path / 'script.drama'}:5: a `tie` line "
+                                         "in an exchange); every run goes through the interpreter")

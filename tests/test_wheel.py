@@ -16,6 +16,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="module", autouse=True)
+def no_pythonpath():
+    """The installed package must come from the wheel, even when the tests run with
+    PYTHONPATH pointing at a source tree (a worktree's `PYTHONPATH=$PWD`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("PYTHONPATH", raising=False)
+        yield
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """A fresh virtual environment with the project's wheel installed; its bin folder."""
@@ -68,3 +77,24 @@ def test_installed_drama_reports_a_version(installed):
     done = subprocess.run([str(installed / "drama"), "--version"], capture_output=True, text=True)
     assert done.returncode == 0
     assert "drama" in done.stdout
+
+
+def test_installed_drama_new_copies_an_example_without_the_checkout(installed, tmp_path):
+    """The examples ship inside the package: `drama new --example` works far from the repository."""
+    done = subprocess.run([str(installed / "drama"), "new", "pass", "--example", "ashen-pass"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    checked = subprocess.run([str(installed / "drama"), "check", "pass/with-embers.yaml"],
+                             capture_output=True, text=True, cwd=tmp_path)
+    assert checked.returncode == 0 and checked.stdout == "pass/with-embers.yaml: ok\n", checked.stderr
+    starter = subprocess.run([str(installed / "drama"), "new", "mine"], capture_output=True, text=True, cwd=tmp_path)
+    assert starter.returncode == 0 and (tmp_path / "mine" / "adventure.drama").is_file(), starter.stderr
+
+
+def test_installed_package_registers_the_pygments_lexer(installed):
+    """The `pygments.lexers` entry point: any tool using Pygments finds the lexer of .drama files."""
+    done = subprocess.run([str(installed / "python"), "-c",
+                           "from pygments.lexers import get_lexer_by_name, get_lexer_for_filename;"
+                           "print(get_lexer_for_filename('bridge.drama').name, type(get_lexer_by_name('drama')).__module__)"],
+                          capture_output=True, text=True, cwd="/")
+    assert done.returncode == 0 and done.stdout == "drama dsl.syntax.lexer\n", done.stderr

@@ -64,7 +64,9 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             out.reserve(record_file)
             from ..interpreter import FRESH, PLAY
             from ..pipeline import Program
+            from ..speed import one_shot
             program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
+            one_shot()                     # the collector's work is done (dsl/speed.py)
             events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
             text = output_text(events, fmt, as_, numbers, template)
             if record_file:

@@ -64,8 +64,10 @@ class _Jobs(click.ParamType):
                    "html: one self-contained page with histograms.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file (atomically) instead of standard output.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Say on standard error whether the runs take the fast path, and if not, why.")
 def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tuple[str, ...],
-                     roles: tuple[str, ...], fmt: str, output: str | None) -> None:
+                     roles: tuple[str, ...], fmt: str, output: str | None, verbose: bool = False) -> None:
     """Run SCENARIO many times with random dice and report the odds, with 95%
     confidence intervals: each party's chance of defeat in each dramatic
     situation, final quintessence and damage pool, rounds per situation, and
@@ -76,6 +78,10 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
         with outputs(scenario, *casts) as out:
             out.reserve(output)            # before the runs: a missing folder fails at once
             prepared = sim.prepare(scenario, casts, bound)
+            from ..speed import one_shot
+            one_shot()                     # the collector's work is done (dsl/speed.py)
+            if verbose:
+                click.echo(sim.path_taken(prepared), err=True)
             if sys.stderr.isatty():
                 with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
                     result = sim.simulate(prepared, runs, seed, jobs, bar.update)

@@ -167,8 +167,8 @@ def _dice(f: YamlFile, key: Node, node: Node, ctx: Context) -> dict | Bad:
                           high_why=" (the number of sides)")
         if not isinstance(high, Bad):
             out["high"] = high
-    elif "sides" in out:
-        out["high"] = out["sides"]   # with only `sides`, the top face is high
+    if "sides" in out and "high" not in out:
+        out["high"] = out["sides"]   # with only `sides` (or a bad `high`), the top face is high
     return out
 
 

@@ -54,7 +54,7 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
     from jinja2 import TemplateNotFound, TemplateSyntaxError
-    from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+    from jinja2.exceptions import SecurityError, UndefinedError
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
         raise DramaError("E602", "an event log must begin with a `start` event")

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import DramaError, Position
 
@@ -72,11 +70,11 @@ class Contents:
 
 def read(path: str) -> Contents:
     """Read a journal; E903 when it is not one."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise DramaError("E902", f"cannot read the journal {path}: {error.strerror or error}",
+    from .. import inputs
+    try:                              # the one reader: a regular file, within the size of a script
+        data = inputs.read_bytes(path, what="journal")
+    except DramaError as error:
+        raise DramaError("E902", f"cannot read the journal {path}: {error.message}",
                          position=Position(path, 1, 1)) from None
     try:
         text = data.decode("utf-8")
@@ -145,35 +143,15 @@ class Journal:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder, fsynced, then renamed (E905)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    """Write `text` to `path` through the one writer (`dsl.outputs`): a temporary
+    file in the same folder, fsynced, renamed, the folder fsynced (E905)."""
+    from ..outputs import Outputs
     try:
-        mode = target.stat().st_mode & 0o777 if target.exists() else None
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            if mode is not None:
-                os.chmod(temporary, mode)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(temporary, 0o666 & ~umask)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        directory = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
-    except OSError as error:
-        raise DramaError("E905", f"cannot write {path}: {error.strerror or error}",
-                         position=Position(path, 1, 1)) from None
+        with Outputs() as out:
+            out.text(path, text)
+            out.commit()
+    except DramaError as error:
+        raise DramaError("E905", error.message, position=Position(path, 1, 1)) from None
 
 
 def scenario_text(scenario_path: str, journal_path: str, title: str, roles: dict) -> str:
@@ -183,8 +161,9 @@ def scenario_text(scenario_path: str, journal_path: str, title: str, roles: dict
 
     from ruamel.yaml import YAML
 
-    with open(scenario_path, encoding="utf-8") as handle:
-        data = YAML(typ="safe", pure=True).load(handle) or {}
+    from .. import inputs
+    text = inputs.read_text(scenario_path, what="scenario file", limit=inputs.MAX_YAML_BYTES)
+    data = YAML(typ="safe", pure=True).load(text) or {}
     source = os.path.dirname(os.path.abspath(scenario_path))
     here = os.path.dirname(os.path.abspath(journal_path))
 

@@ -1,0 +1,1 @@
+"""The language server of drama (`drama lsp`): `analysis` knows the documents, `server` speaks the protocol."""

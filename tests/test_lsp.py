@@ -1,0 +1,342 @@
+"""`drama lsp`: the language server driven in-process by pygls's LSP client, over pipes: for each
+feature, open a document, edit it, and look at the answers."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from conftest import EMBERFALL_CAST, EMBERFALL_SETTING, SCENARIOS, drama, write
+from dsl.lsp.server import KEYWORD_HELP, make_server
+from dsl.syntax.vocabulary import KEYWORDS
+
+SCENARIO = "title: Test\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n"
+SCRIPT = """\
+scene "The Hall"
+drama "Fight" with Kara, Bren, Overlord
+Kara fireball -> Overlord with Sorcery + Ember Staff, rolled 6 6
+Overlord defends with Cunning, rolled 2
+end drama
+"""
+
+
+class Session:
+    """A language server in a thread, and a client talking to it over two pipes."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.published: dict[str, list[lsp.Diagnostic]] = {}
+        self.counts: dict[str, int] = {}
+        self.versions: dict[str, int] = {}
+
+    async def __aenter__(self) -> "Session":
+        to_server_r, to_server_w = os.pipe()
+        to_client_r, to_client_w = os.pipe()
+        self.server = make_server()
+        self.thread = threading.Thread(target=self.server.start_io, daemon=True,
+                                       args=(os.fdopen(to_server_r, "rb"), os.fdopen(to_client_w, "wb")))
+        self.thread.start()
+        self.client = LanguageClient("test", "1")
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: lsp.PublishDiagnosticsParams):
+            self.published[params.uri] = params.diagnostics
+            self.counts[params.uri] = self.counts.get(params.uri, 0) + 1
+
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self.client.protocol.set_writer(StdoutWriter(os.fdopen(to_server_w, "wb")))
+        self.reading = asyncio.ensure_future(run_async(
+            stop_event=self.client._stop_event, protocol=self.client.protocol,
+            reader=StdinAsyncReader(os.fdopen(to_client_r, "rb"), self.pool)))
+        self.capabilities = (await self.client.initialize_async(lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(self.root))))).capabilities
+        self.client.initialized(lsp.InitializedParams())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        self.thread.join(10)
+        self.client._stop_event.set()
+        self.reading.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def uri(self, name: str | Path) -> str:
+        return from_fs_path(str(self.root / name))
+
+    async def diagnostics(self, name, before: int) -> list[lsp.Diagnostic]:
+        """The next diagnostics published for the document after `before` publications."""
+        uri = self.uri(name)
+        deadline = time.monotonic() + 60
+        while self.counts.get(uri, 0) <= before:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no diagnostics published for {uri}")
+            await asyncio.sleep(0.02)
+        return list(self.published[uri])
+
+    async def open(self, name, text: str | None = None, language: str = "drama") -> list[lsp.Diagnostic]:
+        path = self.root / name
+        text = path.read_text(encoding="utf-8") if text is None else text
+        before = self.counts.get(self.uri(name), 0)
+        self.versions[name] = 1
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=self.uri(name), language_id=language, version=1, text=text)))
+        return await self.diagnostics(name, before)
+
+    async def change(self, name, text: str) -> list[lsp.Diagnostic]:
+        before = self.counts.get(self.uri(name), 0)
+        self.versions[name] += 1
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=self.uri(name), version=self.versions[name]),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+        return await self.diagnostics(name, before)
+
+    def at(self, name, line: int, character: int):
+        return dict(text_document=lsp.TextDocumentIdentifier(uri=self.uri(name)),
+                    position=lsp.Position(line, character))
+
+
+def session_test(function):
+    """Run an async test with a Session over the folder it was given (a fresh tmp_path)."""
+    @functools.wraps(function)
+    def run(tmp_path):
+        async def main():
+            async with Session(tmp_path) as session:
+                await asyncio.wait_for(function(session), 120)
+        asyncio.run(main())
+    return run
+
+
+def adventure(folder: Path, script: str = SCRIPT) -> None:
+    write(folder, "setting.yaml", EMBERFALL_SETTING)
+    write(folder, "cast.yaml", EMBERFALL_CAST)
+    write(folder, "script.drama", script)
+    write(folder, "scenario.yaml", SCENARIO)
+
+
+# ---------------------------------------------------------------- diagnostics
+
+@pytest.fixture
+def folder(tmp_path):
+    adventure(tmp_path)
+    return tmp_path
+
+
+def test_diagnostics_are_those_of_drama_check_as_the_writer_types(folder):
+    @session_test
+    async def body(s: Session):
+        assert await s.open("script.drama") == []
+        typo = SCRIPT.replace("-> Overlord", "-> Overlrod")
+        (found,) = await s.change("script.drama", typo)
+        assert found.code == "E201" and found.source == "drama"
+        assert found.severity == lsp.DiagnosticSeverity.Error
+        assert found.message.startswith("there is no party 'Overlrod' in the cast")
+        assert "help: did you mean 'Overlord'?" in found.message
+        assert found.range == lsp.Range(lsp.Position(2, 17), lsp.Position(2, 25))
+        assert found.code_description.href.endswith("docs/errors.md#e201-an-unknown-party")
+        # the same as `drama check`, which reads the files on disk
+        write(folder, "script.drama", typo)
+        checked = drama("check", folder / "scenario.yaml")
+        assert "script.drama:3:18: error[E201]: there is no party 'Overlrod'" in checked.stderr
+        assert await s.change("script.drama", SCRIPT) == []        # fixed: cleared
+    body(folder)
+
+
+def test_warnings_have_warning_severity_and_included_files_their_include(folder):
+    write(folder, "scenes/more.drama", "if Overlord quintessence > 90\n> never\nend\n")
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama", SCRIPT.replace("end drama\n", 'include "scenes/more.drama"\nend drama\n'))
+        (found,) = await s.open("scenes/more.drama")
+        assert found.code == "W001" and found.severity == lsp.DiagnosticSeverity.Warning
+        (related,) = found.related_information
+        assert related.location.uri == s.uri("script.drama") and related.location.range.start.line == 4
+        assert related.message == "included from here"
+    body(folder)
+
+
+def test_diagnostics_of_a_yaml_file_and_of_the_script_it_breaks(folder):
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        cast = EMBERFALL_CAST.replace("quintessence: 6", "quintessence: six")
+        found = await s.open("cast.yaml", cast, language="yaml")
+        assert [d.code for d in found] == ["E104"]
+        assert found[0].range.start.line == cast.split("\n").index("    quintessence: six")
+        setting = await s.open("setting.yaml", EMBERFALL_SETTING + "tie: vote\n", language="yaml")
+        assert [d.code for d in setting] == ["E103"] and "did you mean 'ties'?" in setting[0].message
+        # the YAML files are completed by the YAML extension, from the schemas, not here
+        none = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("setting.yaml", 0, 0)))
+        assert list(none.items) == []
+    body(folder)
+
+
+def test_a_script_that_no_scenario_reads_is_parsed(tmp_path):
+    @session_test
+    async def body(s: Session):
+        (found,) = await s.open("alone.drama", "round\nKara fireball ->\n")
+        assert found.code == "E001" and found.range.start.line == 1
+    body(tmp_path)
+
+
+# ---------------------------------------------------------------- completion
+
+def _labels(result) -> list[str]:
+    return [item.label for item in result.items]
+
+
+def test_completion_of_keywords_parties_uses_and_include_paths(folder):
+    write(folder, "scenes/camp.drama", "> the camp\n")
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        text = SCRIPT + "ro\nKara fireball -> Ov\nBren bash -> Goblins with \ninclude \"\n  \n"
+        await s.change("script.drama", text)
+        start = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 5, 2)))
+        assert {"round", "scene", "drama", "end drama", "include", "Kara", "Overlord"} <= set(_labels(start))
+        target = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 6, 19)))
+        assert set(_labels(target)) == {"Kara", "Bren", "Overlord", "Goblins"}
+        uses = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 7, 26)))
+        assert set(_labels(uses)) == {"Strength", "Healing", "Iron Shield", "Rope"}
+        kara = SCRIPT + "Kara fireball -> Overlord with \n"
+        await s.change("script.drama", kara)
+        moves = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 5, 31)))
+        assert "Sorcery + Ember Staff" in _labels(moves) and "Agility" in _labels(moves)
+        await s.change("script.drama", text)
+        paths = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 8, 9)))
+        assert _labels(paths) == ["scenes/camp.drama"]
+        participant = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 9, 2)))
+        assert set(_labels(participant)) == {"Kara", "Bren", "Overlord", "Goblins"}
+    body(folder)
+
+
+def test_completion_of_roles(folder):
+    write(folder, "scenario.yaml", SCENARIO + "roles:\n  hero: Kara\n")
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama", SCRIPT + "hero fireball -> Bren with \n")
+        target = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 2, 17)))
+        assert "hero" in _labels(target)
+        uses = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 5, 27)))
+        assert "Sorcery" in _labels(uses)            # the role's party's sheet
+    body(folder)
+
+
+# ---------------------------------------------------------------- hover
+
+def test_hover_over_a_party_a_keyword_and_an_error_code(folder):
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama", SCRIPT + "# E201 is an unknown party\n")
+        party = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 2, 19)))
+        assert party.contents.value.startswith("**Overlord**: Overlord Bastrastras")
+        assert "quintessence 7" in party.contents.value and "traits: Cunning 3, Brutality 2" in party.contents.value
+        kara = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 2, 1)))
+        assert "moves: fireball = Sorcery + Ember Staff" in kara.contents.value
+        keyword = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 3, 11)))
+        assert keyword.contents.value == "`defends`: " + KEYWORD_HELP["defends"]
+        assert "Overlord defends with Cunning" in KEYWORD_HELP["defends"]
+        code = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 5, 3)))
+        assert code.contents.value.startswith("**E201**: an unknown party")
+        assert "docs/errors.md#e201-an-unknown-party" in code.contents.value
+        nothing = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 0, 0)))
+        assert nothing is None or "scene" in nothing.contents.value
+    body(folder)
+
+
+def test_every_keyword_has_a_line_of_reference():
+    assert set(KEYWORD_HELP) == set(KEYWORDS) and all(KEYWORD_HELP.values())
+
+
+# ---------------------------------------------------------------- definition, outline, formatting
+
+def test_go_to_definition_of_a_party_and_an_include(folder):
+    write(folder, "scenes/camp.drama", "> the camp\n")
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama", SCRIPT + 'include "scenes/camp.drama"\n')
+        party = await s.client.text_document_definition_async(lsp.DefinitionParams(**s.at("script.drama", 3, 3)))
+        assert party.uri == s.uri("cast.yaml")
+        assert party.range.start.line == EMBERFALL_CAST.split("\n").index("  Overlord:")
+        include = await s.client.text_document_definition_async(lsp.DefinitionParams(**s.at("script.drama", 5, 12)))
+        assert include.uri == s.uri("scenes/camp.drama")
+    body(folder)
+
+
+def test_the_outline_of_scenes_and_dramatic_situations(tmp_path):
+    for path in (SCENARIOS / "ashen-pass").rglob("*"):
+        if path.is_file():
+            write(tmp_path, str(path.relative_to(SCENARIOS / "ashen-pass")), path.read_text())
+    @session_test
+    async def body(s: Session):
+        await s.open("ashen-pass.drama")
+        found = await s.client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+            lsp.TextDocumentIdentifier(uri=s.uri("ashen-pass.drama"))))
+        assert [symbol.name for symbol in found] == ["The Ashen Pass", "Wolves at the Cairn"]
+        assert [child.name for child in found[1].children] == ["drama Wolves at the Cairn"]
+        assert found[1].kind == lsp.SymbolKind.Module and found[1].children[0].kind == lsp.SymbolKind.Event
+    body(tmp_path)
+
+
+def test_formatting_through_drama_fmt(folder):
+    @session_test
+    async def body(s: Session):
+        messy = SCRIPT.replace("Kara fireball -> Overlord", "Kara   fireball->Overlord") + "\n\n\n"
+        await s.open("script.drama", messy)
+        (edit,) = await s.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+            lsp.TextDocumentIdentifier(uri=s.uri("script.drama")), lsp.FormattingOptions(2, True)))
+        assert edit.new_text == SCRIPT and edit.range.start == lsp.Position(0, 0)
+        await s.change("script.drama", SCRIPT)
+        assert list(await s.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+            lsp.TextDocumentIdentifier(uri=s.uri("script.drama")), lsp.FormattingOptions(2, True)))) == []
+    body(folder)
+
+
+def test_the_server_says_what_it_can_do(folder):
+    @session_test
+    async def body(s: Session):
+        caps = s.capabilities
+        assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
+        assert caps.document_formatting_provider and caps.completion_provider
+    body(folder)
+
+
+def test_drama_lsp_speaks_over_standard_input_and_output(folder):
+    """The command editors start: a real `python -m dsl lsp` process."""
+    import sys
+
+    async def main():
+        client = LanguageClient("test", "1")
+        published = asyncio.Event()
+        seen = []
+
+        @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on(params):
+            seen.append(params)
+            published.set()
+
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+        await client.start_io(sys.executable, "-m", "dsl", "lsp", env=env)
+        result = await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+        assert result.server_info.name == "drama"
+        client.initialized(lsp.InitializedParams())
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+            uri=from_fs_path(str(folder / "script.drama")), language_id="drama", version=1,
+            text=SCRIPT.replace("Cunning", "Cunnin"))))
+        await asyncio.wait_for(published.wait(), 60)
+        assert [d.code for d in seen[-1].diagnostics] == ["E202"]
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+    asyncio.run(main())
