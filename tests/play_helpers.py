@@ -116,6 +116,7 @@ class Terminal:
         """Wait until prompt_toolkit has accepted the line (it turns bracketed paste off then):
         what comes after is the table's answer to it."""
         self.child.expect_exact("\x1b[?2004l")
+        self.seen += self.child.before + self.child.after
 
     def send(self, line: str) -> None:
         self.child.sendline(line)

@@ -105,7 +105,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
     click.echo(f"journal: {path}" + (f" (resumed: {len(table.entries)} entries)" if resume else ""))
     loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
-                     scenario_file=scenario_file)
+                     scenario_file=scenario_file, scenario=scenario)
     try:
         loop.run()
     except DramaError as error:       # the disk refused the journal: what was accepted is in it

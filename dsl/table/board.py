@@ -104,7 +104,7 @@ def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title
     if board.pending:
         console.print(Text("an action waits for its defences", style="yellow"))
     if board.last_exchange is not None:
-        console.print(Text("last: " + last_line(board.last_exchange), style="dim"), overflow="fold")
+        console.print(Text("last: " + last_line(board.last_exchange), style="dim"))
     return out.getvalue()
 
 

@@ -38,6 +38,7 @@ COMMANDS = {
     "save": "say where the journal is (every entry is saved as it is accepted)",
     "quit": "stop here; `drama play --resume` continues",
 }
+LOOKING = ("board", "state", "odds", "help", "save")      # commands that change nothing
 DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
 
 
@@ -122,7 +123,8 @@ class TableLoop:
     """`drama play` at the terminal."""
 
     def __init__(self, table: Table, read: Callable[[str], str], *, out=None, color: bool | None = None,
-                 on_change: Callable[[Table], None] | None = None, title: str = "", scenario_file: str = ""):
+                 on_change: Callable[[Table], None] | None = None, title: str = "", scenario_file: str = "",
+                 scenario: str = "SCENARIO"):
         self.table = table
         self.read = read
         self.out = out or sys.stdout
@@ -130,6 +132,7 @@ class TableLoop:
         self.on_change = on_change or (lambda table: None)
         self.title = title
         self.scenario_file = scenario_file
+        self.scenario = scenario
         self.refused = False                 # the script's next statement was refused by the rules
 
     # ------------------------------------------------------------ output
@@ -148,11 +151,16 @@ class TableLoop:
     # ------------------------------------------------------------ the calls
 
     def ask(self, prompt: str) -> str:
-        """A line for a call: a table command stops the entry (`Typed`)."""
-        line = self.read(prompt).strip()
-        if line.startswith("/"):
-            raise Typed(line)
-        return line
+        """A line for a call. A table command that only looks (/board, /state, /odds, /help, /save)
+        is answered in place and the call asked again; one that changes the table stops the entry
+        (`Typed`), as a statement typed instead of an answer does."""
+        while True:
+            line = self.read(prompt).strip()
+            if not line.startswith("/"):
+                return line
+            if line[1:].split(" ", 1)[0] not in LOOKING:
+                raise Typed(line)
+            self.command(line[1:])
 
     def not_an_answer(self, line: str, what: str) -> None:
         """A line that is no answer: a statement of the language stops the entry (free play), else say what is asked."""
@@ -459,7 +467,7 @@ class TableLoop:
         if self.scenario_file:
             self.say(f"  the log:        drama run {self.scenario_file}")
             self.say(f"  the transcript: drama run {self.scenario_file} --as transcript")
-            self.say(f"  go on:          drama play ... --resume --journal {table.journal.path}")
+            self.say(f"  go on:          drama play {self.scenario} --resume --journal {table.journal.path}")
 
 
 def _numbers(line: str) -> list[int] | None:
