@@ -3,7 +3,9 @@
     nice python benchmarks/fuzz.py --cases 100000 --jobs 2 --seed 1 --found /tmp/fuzz-found
 
 Cases come from tests/fuzz/harness.py (`generate(seed, index)`): random bytes,
-token soup, mutations of the bundled scripts and YAML files. Each worker
+token soup, mutations of the bundled scripts and YAML files. Every tenth case
+goes through every function of the API, every fiftieth through the `drama`
+command too; the others through `dsl.check` and a compiled run. Each worker
 process caps its memory (RLIMIT_AS: its size at start plus `--memory` MB, so
 that a run growing past it is a MemoryError, counted as `memory`) and each case
 has a time limit (`--seconds`, counted as `hang`). Every case that ends in a
@@ -53,7 +55,8 @@ def _start(memory_mb: int, seconds: float) -> None:
 def _one(task: tuple[int, int]) -> tuple[int, str, float, str, str]:
     seed, index = task
     case = generate(seed, index)
-    outcome = run_case(case, _workspace, seconds=_seconds)
+    # every tenth case through every function of the API; the others through check and a run
+    outcome = run_case(case, _workspace, seconds=_seconds, full=index % 10 == 0)
     kept = case.to_json() if outcome.kind in ("traceback", "hang", "memory") else ""
     return index, outcome.kind, outcome.seconds, outcome.slowest + ": " + outcome.detail, kept
 
