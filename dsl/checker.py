@@ -8,30 +8,94 @@ from .syntax import nodes as n
 from . import placeholders
 from .errors import DramaError, Position
 from .names import Names
+from .statecheck import check_state
 
 _INFINITY = float("inf")
 _TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
 
 
 def has_blocks(script: n.Script) -> bool:
-    return any(isinstance(s, (n.IfBlock, n.Loop)) for s in script.statements)
+    """Whether the script needs the static checks before it runs: blocks, choices, flags or counters."""
+    return any(isinstance(s, (n.IfBlock, n.Loop, n.ChoiceBlock, n.SetState, n.Expect)) for s in script.statements)
 
 
-def check_script(script: n.Script, names: Names) -> list[DramaError]:
+def choice_blocks(statements) -> Iterator[n.ChoiceBlock]:
+    """Every `choose` block, in every branch."""
+    for s in _walk(statements):
+        if type(s) is n.ChoiceBlock:
+            yield s
+
+
+def check_script(script: n.Script, names: Names, start=None, settings=None) -> list[DramaError]:
     """The errors (names, roles, traits, treasures, placeholders) of every
     statement inside an `if` or `repeat`, whether or not a run reaches it, and
     warnings (W001-W003) for statements that can never run and loops that
     cannot end as written. The statements outside blocks are checked by the
     run itself. Names are looked up as the interpreter looks them up."""
+    start = start or {}
     checker = _Checker(names)
+    checker.choices = {}
+    for block in choice_blocks(script.statements):
+        checker.choices.setdefault(block.label.text, set()).update(o.label.text for o in block.options)
+    state_errors = check_state(script.statements, names, start)
+    checker.state_names = set(start) | {s.name.text for s in _walk(script.statements) if type(s) is n.SetState}
     checker.block(script.statements, inside=False)
-    return checker.found
+    ties = _vote_ties(script.statements) if settings is not None and settings.ties == "vote" else []
+    return checker.found + state_errors + ties
+
+
+def _rolls(s) -> bool:
+    return s.dice.kind == "roll" or any(p.dice.kind == "roll" for p in s.participants)
+
+
+def _vote_ties(statements) -> list[DramaError]:
+    """W004: under `ties: vote`, exchanges whose dice the engine rolls, with no `tie` line: a
+    strict run stops (E311) whenever those dice tie. One warning, at the first of them."""
+    found: list[n.Action] = []
+
+    def walk(body) -> None:
+        body = list(body)
+        for i, s in enumerate(body):
+            kind = type(s)
+            if kind is n.Action:
+                answers = []
+                for later in body[i + 1:]:
+                    if not isinstance(later, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
+                        break
+                    answers.append(later)
+                rolled = _rolls(s) or any(type(a) is n.Defence and _rolls(a) for a in answers)
+                if rolled and not any(type(a) is n.Tie for a in answers):
+                    found.append(s)
+            elif kind is n.IfBlock:
+                for arm in s.arms:
+                    walk(arm.body)
+            elif kind is n.Loop:
+                walk(s.body)
+            elif kind is n.ChoiceBlock:
+                for option in s.options:
+                    walk(option.body)
+
+    walk(statements)
+    if not found:
+        return []
+    first = found[0]
+    others = len(found) - 1
+    more = [f"{others} more {'exchange rolls' if others == 1 else 'exchanges roll'} dice with no `tie` line "
+            f"(line{'s' if others > 1 else ''} {', '.join(str(a.pos.line) for a in found[1:6])}"
+            f"{', ...' if others > 5 else ''})"] if others else []
+    return [DramaError("W004", "under `ties: vote` the engine rolls this exchange's dice, which may tie: "
+                       "a strict run then stops with E311", position=first.pos,
+                       hint="add a `tie PARTY` line after its defences, run with --lenient (a roll-off), or "
+                            "give the setting another policy: `ties: actor`, `defender` or `random`",
+                       notes=more)]
 
 
 class _Checker:
     def __init__(self, names: Names):
         self.names = names
         self.found: list[DramaError] = []
+        self.choices: dict[str, set[str]] = {}      # each choice's option labels
+        self.state_names: set[str] = set()          # every flag and counter
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
         error.at(pos)
@@ -54,6 +118,16 @@ class _Checker:
                 self.if_block(statement)
             elif kind is n.Loop:
                 self.loop(statement)
+            elif kind is n.ChoiceBlock:
+                for option in statement.options:
+                    if option.condition is not None:
+                        self.condition(option.condition)
+                    self.block(option.body, inside=True)
+            elif kind is n.Expect:
+                self.condition(statement.condition)
+            elif kind is n.SetState:
+                if not isinstance(statement.value, bool):
+                    self.value(statement.value)
             elif inside:
                 self.statement(statement)
             elif kind in _TEXTS:       # every placeholder of the line, not only the first
@@ -162,6 +236,8 @@ class _Checker:
                 self.add(one)
                 continue
             inside, at = one
+            if inside in self.state_names:
+                continue            # a flag or counter (dsl/statecheck.py checks it is set)
             named = self.guard(placeholders.split, at, inside, at, known)
             if named is not None and named[0] in known:
                 self.guard(it.party, at, n.Name(named[0], at))
@@ -172,14 +248,32 @@ class _Checker:
         if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
             self.guard(it.party, c.pos, c.party)
         elif kind is n.Compare:
-            for q in (c.left, c.right):
-                if q.party is not None:
-                    self.guard(it.possessed, q.pos, q.party)
+            self.value(c.left)
+            self.value(c.right)
+        elif kind is n.ChoiceIs:
+            self.choice_is(c)
         elif kind is n.Not:
             self.condition(c.operand)
         elif kind is n.And or kind is n.Or:
             self.condition(c.left)
             self.condition(c.right)
+
+    def value(self, v) -> None:
+        for _, q in (v.terms if type(v) is n.Sum else ((1, v),)):
+            if q.party is not None:
+                self.guard(self.names.possessed, q.pos, q.party)
+
+    def choice_is(self, c: n.ChoiceIs) -> None:
+        from .errors import did_you_mean, one_of
+        labels = self.choices.get(c.choice.text)
+        if labels is None:
+            self.add(DramaError("E207", f"the script makes no choice '{c.choice.text}'", position=c.choice.pos,
+                                expected=f"one of {one_of(self.choices)}" if self.choices else
+                                "a `choose` block of that label", hint=did_you_mean(c.choice.text, self.choices)))
+        elif c.option.text not in labels:
+            self.add(DramaError("E207", f"the choice '{c.choice.text}' has no option '{c.option.text}'",
+                                position=c.option.pos, expected=f"one of {one_of(sorted(labels))}",
+                                hint=did_you_mean(c.option.text, labels)))
 
     # ------------------------------------------------------------ what always (or never) holds
 
@@ -204,11 +298,15 @@ class _Checker:
                 return left, why_left
         return None, ""
 
-    def range(self, q: n.Quantity) -> tuple[float, float, str]:
+    def range(self, q: n.Quantity | n.Sum) -> tuple[float, float, str]:
+        if type(q) is n.Sum:
+            return -_INFINITY, _INFINITY, ""
         if q.kind == "number":
             return q.value, q.value, ""
         if q.kind == "round":
             return 0, _INFINITY, "the round is never below 0"
+        if q.kind == "counter":
+            return -_INFINITY, _INFINITY, ""
         try:
             pid = self.names.possessed(q.party)
         except DramaError:
@@ -251,3 +349,6 @@ def _walk(statements) -> Iterator[n.Statement]:
                 yield from _walk(arm.body)
         elif isinstance(s, n.Loop):
             yield from _walk(s.body)
+        elif isinstance(s, n.ChoiceBlock):
+            for option in s.options:
+                yield from _walk(option.body)

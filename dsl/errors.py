@@ -35,6 +35,7 @@ CODES: dict[str, str] = {
     "E013": "a line of a script that is too long",
     "E014": "a script that is too long",
     "E015": "more dice in one statement than the limit",
+    "E006": "a `choose` block that is not made of options",
     # YAML files
     "E101": "YAML that cannot be read",
     "E102": "a duplicate key in YAML",
@@ -52,6 +53,10 @@ CODES: dict[str, str] = {
     "E203": "a party that is not in the dramatic situation",
     "E204": "a role that is not bound to a party of the cast",
     "E205": "a placeholder that names nothing",
+    "E206": "a flag or counter used before it is set",
+    "E207": "a choice or option that names nothing",
+    "E208": "a flag or counter with the name of a party, a role or a placeholder",
+    "E209": "a flag used as a counter, or a counter as a flag",
     # the rules (the number after E3 is the rule)
     "E301": "R3: too many dice",
     "E304": "R4: not enough quintessence to spend",
@@ -69,6 +74,10 @@ CODES: dict[str, str] = {
     "E318": "R14: more re-rolls than the recovery's bonus allows",
     "E319": "R14: re-rolls that cannot be chosen as written",
     "E320": "R13: a round length that is not a length of time",
+    "E330": "a choice that nobody made",
+    "E331": "a choice with no option available",
+    "E332": "a given option that is not available",
+    "E333": "a counter out of its bounds",
     # dice
     "E401": "the wrong number of dice",
     "E402": "a face that is not on the die",
@@ -84,11 +93,16 @@ CODES: dict[str, str] = {
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
+    # expectations and `drama test`
+    "E801": "an expectation that does not hold",
+    "E802": "a test plan that cannot be read",
+    "E803": "a property of an adventure that does not hold",
     # warnings from `drama check` (a script with them still runs)
     "W001": "a statement that can never run",
     "W002": "a loop that always runs to its bound",
     "W003": "a loop of rounds that begins no round",
     "W020": "the dry run of `drama check` stopped at its execution budget",
+    "W004": "an exchange whose rolled dice may tie under `ties: vote`",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
     # drama play

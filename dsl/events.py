@@ -17,8 +17,8 @@ def states(parties: Mapping[str, PartyState]) -> dict:
 
 
 def start(title: str, settings: Settings, sheets: Iterable[PartySheet],
-          now: Mapping[str, PartyState], seed: int) -> dict:
-    return {
+          now: Mapping[str, PartyState], seed: int, state: Mapping[str, bool | int] | None = None) -> dict:
+    event = {
         "type": "start", "line": None, "version": VERSION, "title": title, "seed": seed,
         "setting": {
             "name": settings.name, "round_seconds": settings.round_seconds,
@@ -33,10 +33,16 @@ def start(title: str, settings: Settings, sheets: Iterable[PartySheet],
         },
         "parties": states(now),
     }
+    if state:
+        event["state"] = dict(state)      # the flags and counters the cast starts with
+    return event
 
 
-def final(now: Mapping[str, PartyState], time: int) -> dict:
-    return {"type": "final", "line": None, "time": time, "parties": states(now)}
+def final(now: Mapping[str, PartyState], time: int, state: Mapping[str, bool | int] | None = None) -> dict:
+    event = {"type": "final", "line": None, "time": time, "parties": states(now)}
+    if state:
+        event["state"] = dict(state)      # flags and counters at the end, when the script has any
+    return event
 
 
 def _effort(e: r.Effort) -> dict:
@@ -229,6 +235,23 @@ def skipped(file: str, line: int, parties: list[str], drama: str | None, round_:
     for are defeated in the running dramatic situation (R7)."""
     return {"type": "skipped", "line": line, "file": file, "drama": drama, "round": round_,
             "party_ids": parties, "why": why}
+
+
+# ---------------------------------------------------------------- choices and state
+
+def choice(file: str, line: int, question, answer, drama: str | None, round_: int | None) -> dict:
+    """A `choose` block was answered: its options (label, available, weight), the
+    option taken and how it was chosen ("given", "command", "table" or "seeded")."""
+    return {"type": "choice", "line": line, "file": file, "drama": drama, "round": round_,
+            "choice": question.choice,
+            "options": [{"label": o.label, "available": o.available, "weight": o.weight}
+                        for o in question.options],
+            "taken": answer.option, "by": answer.by}
+
+
+def state_set(line: int, name: str, value: bool | int, before: bool | int | None) -> dict:
+    """A `set` line: the flag or counter, its new value, and its value before (None: not set)."""
+    return {"type": "set", "line": line, "name": name, "value": value, "before": before}
 
 
 # one encoder for every event: json.dumps with options would build a new one each time

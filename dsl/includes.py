@@ -46,7 +46,7 @@ class _Reading:
         and includes they are inside (the recursion is as deep, and bounded by MAX_NESTING)."""
         out: list[n.Statement] = []
         for statement in statements:
-            if isinstance(statement, (n.IfBlock, n.Loop, n.Include)) and depth >= MAX_NESTING:
+            if isinstance(statement, (n.IfBlock, n.Loop, n.ChoiceBlock, n.Include)) and depth >= MAX_NESTING:
                 self.sink.report(too_deep("a block" if not isinstance(statement, n.Include) else "an include",
                                           statement.pos))
                 continue

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .syntax import nodes as n
-from .checker import check_script, has_blocks
+from .checker import check_script, choice_blocks, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, SIMULATE, Interpreter, RunMode
 from .limits import check_budget
+from .interpreter.choices import Ask, check_answers
 from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
@@ -68,20 +69,27 @@ class Program:
         return [*self.scenario.files, *self.sources.chains]
 
     def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
-                    errors: Diagnostics | None = None) -> Interpreter:
+                    errors: Diagnostics | None = None, choices: Mapping[str, str] | None = None,
+                    ask: Ask | None = None) -> Interpreter:
         """A fresh interpreter for this program, reporting errors to `errors`
-        (by default: raise the first, placed in its file)."""
+        (by default: raise the first, placed in its file). `choices` answers
+        choices by label (`--choose`); `ask` is asked the others (`drama play`,
+        see `Interpreter.answer`)."""
         scenario = self.scenario
         sink = errors if errors is not None else Diagnostics(collect=False, place=self.sources.place)
+        if choices:
+            check_answers(choices, self.choices)
         return Interpreter(scenario.setting, self.names, title=scenario.title, seed=seed, lenient=lenient,
-                           errors=sink, mode=mode, cache=self.cache)
+                           errors=sink, mode=mode, cache=self.cache, choices=choices, ask=ask,
+                           state=scenario.state)
 
-    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY) -> list[dict]:
+    def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
+            choices: Mapping[str, str] | None = None, ask: Ask | None = None) -> list[dict]:
         """The events of one run. Raises the first DramaError, placed in its file.
 
         A SIMULATE run takes the compiled fast path when the script allows it
         (`fast_path`): the same events, sooner."""
-        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode)
+        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode, choices=choices, ask=ask)
         if mode is SIMULATE:
             fast, _ = self.fast_path()
             if fast is not None:
@@ -99,9 +107,19 @@ class Program:
                 self._fast = (None, str(why))
         return self._fast
 
-    def session(self, *, seed: int = 0, lenient: bool = False) -> "Session":
-        """A session on this program's table, to be fed statements one at a time."""
-        return Session(self, seed=seed, lenient=lenient)
+    @property
+    def choices(self) -> dict[str, list[str]]:
+        """Each choice the script can make (its label) -> the labels of its options."""
+        found: dict[str, list[str]] = {}
+        for block in choice_blocks(self.script.statements):
+            labels = found.setdefault(block.label.text, [])
+            labels.extend(o.label.text for o in block.options if o.label.text not in labels)
+        return found
+
+    def session(self, *, seed: int = 0, lenient: bool = False, ask: Ask | None = None) -> "Session":
+        """A session on this program's table, to be fed statements one at a time;
+        `ask` answers its choices (see `Interpreter.answer`)."""
+        return Session(self, seed=seed, lenient=lenient, ask=ask)
 
     def read(self, text: str, file: str = "<table>", line_offset: int = 0) -> tuple[n.Statement, ...]:
         """The statements of a piece of script (a line typed at the table, say),
@@ -118,7 +136,7 @@ def _read_script(scenario: Scenario, text: str, line_offset: int, sources: Sourc
     script = expand(script, os.path.dirname(scenario.path), stop, sources)
     if has_blocks(script):
         found = Diagnostics(place=sources.place)
-        for error in check_script(script, Names(scenario.cast, scenario.roles)):
+        for error in check_script(script, Names(scenario.cast, scenario.roles), scenario.state):
             if not error.is_warning:
                 found.report(error)
         found.raise_first()
@@ -160,11 +178,14 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     script = expand(script, os.path.dirname(scenario.path), sink, sources)
     if cast_ok:
         names = Names(scenario.cast, scenario.roles)
-        statically = check_script(script, names)
+        # (with --lenient, unnamed ties are settled: no W004)
+        statically = check_script(script, names, scenario.state, None if lenient else scenario.setting)
         met = Diagnostics()        # what the dry run meets, before it is placed
         budget = check_budget(_count(script.statements))
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=met, budget=budget)
+                                  lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick,
+                                  budget=budget)
+        interpreter.checks_expectations = False
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
@@ -193,7 +214,13 @@ def _count(statements) -> int:
                 todo.append(s.body)
             elif isinstance(s, n.IfBlock):
                 todo.extend(arm.body for arm in s.arms)
+            elif isinstance(s, n.ChoiceBlock):
+                todo.extend(option.body for option in s.options)
     return count
+def _dry_run_pick(question) -> str:
+    """`drama check` runs past every choice: it takes the first available option
+    (the other options are checked statically, in every branch)."""
+    return question.available[0]
 
 
 def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
@@ -255,20 +282,21 @@ class Session:
     its statements and seed, `rebuild` from the accepted statements gives the
     very same state: that is how undo and resuming work."""
 
-    def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False):
+    def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False, ask: Ask | None = None):
         self.program = program
         self.seed = seed
         self.lenient = lenient
+        self.ask = ask
         self.statements: list[n.Statement] = []     # accepted, in order
         self._pending_from: int | None = None        # where the pending exchange's statements begin
-        self._interpreter = program.interpreter(seed=seed, lenient=lenient)
+        self._interpreter = program.interpreter(seed=seed, lenient=lenient, ask=ask)
         self.finished = False
 
     @classmethod
     def rebuild(cls, program: Program, statements: Iterable[n.Statement], *, seed: int = 0,
-                lenient: bool = False) -> "Session":
+                lenient: bool = False, ask: Ask | None = None) -> "Session":
         """A session fed these statements, one by one."""
-        session = cls(program, seed=seed, lenient=lenient)
+        session = cls(program, seed=seed, lenient=lenient, ask=ask)
         for statement in statements:
             session.feed(statement)
         return session
@@ -288,6 +316,9 @@ class Session:
         statements): a trial of what a statement would do. `dice` replaces its
         source of rolled dice (a `SeededDice`)."""
         again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        pending = self._interpreter.pending
+        if pending is None or pending.resolved:
+            again.resolve()             # this session's last exchange is resolved: the fork's too
         if dice is not None:
             again._interpreter.game.dice = dice
         return again
@@ -382,7 +413,7 @@ class Session:
 
     def _restore(self) -> None:
         """Back to the state after the accepted statements, by replaying them."""
-        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
+        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient, ask=self.ask)
         self._interpreter = again._interpreter
         self._pending_from = again._pending_from
 

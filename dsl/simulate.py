@@ -66,6 +66,7 @@ class Prepared:
     program: object             # pipeline.Program
     casts: tuple[str, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
+    choices: tuple[tuple[str, str], ...] = ()      # --choose: fixed for every run
 
     @property
     def script(self):
@@ -86,7 +87,8 @@ class Prepared:
         `summarise` reads); without it the events are those of `drama run
         --seed SEED --lenient --roll-given`."""
         from .interpreter import FRESH, SIMULATE
-        return self.program.run(seed=seed, lenient=True, mode=SIMULATE if lean else FRESH)
+        return self.program.run(seed=seed, lenient=True, mode=SIMULATE if lean else FRESH,
+                                choices=dict(self.choices) or None)
 
     def reproduce(self, seed: int) -> str:
         """The command that replays the run with this engine seed."""
@@ -95,6 +97,8 @@ class Prepared:
             words += ["--cast", cast]
         for role, party in self.roles:
             words += ["--role", f"{role}={party}"]
+        for choice, option in self.choices:
+            words += ["--choose", f"{choice}={option}"]
         return " ".join(shlex.quote(word) for word in words)
 
 
@@ -108,13 +112,18 @@ def path_taken(prepared: Prepared) -> str:
             "the others, and any duel the engine must refuse, go through Game.exchange")
 
 
-def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None) -> Prepared:
-    """Compile a scenario, as `drama run` would, once for all runs. Raises DramaError."""
+def prepare(path: str, cast: Iterable[str] | None = None, roles: Mapping[str, str] | None = None,
+            choices: Mapping[str, str] | None = None) -> Prepared:
+    """Compile a scenario, as `drama run` would, once for all runs. Raises DramaError
+    (E207 for a `choices` answer that names no choice or option of the script)."""
+    from .interpreter.choices import check_answers
     from .pipeline import Program
     casts = tuple(cast or ())
     roles = dict(roles or {})
     program = Program.compile(path, cast=list(casts) or None, roles=roles)
-    return Prepared(str(path), program, casts, tuple(roles.items()))
+    if choices:
+        check_answers(choices, program.choices)
+    return Prepared(str(path), program, casts, tuple(roles.items()), tuple((choices or {}).items()))
 
 
 # ---------------------------------------------------------------------------
@@ -131,7 +140,9 @@ def summarise(events: Iterable[dict]) -> dict:
     - `final`: party id -> `(quintessence, damage_pool)` at the end;
     - `branches`: `[file, line, taken, condition]` per `if` that ran;
     - `loops`: `[file, line, passes, ended, bound]` per loop that ended;
-    - `skipped`: `[file, line]` per statement skipped.
+    - `skipped`: `[file, line]` per statement skipped;
+    - `choices`: `(choice, option)` per choice made, in order;
+    - `state`: each flag and counter at the end.
     """
     dramas: list[list] = []
     seen: Counter = Counter()
@@ -139,6 +150,8 @@ def summarise(events: Iterable[dict]) -> dict:
     branches: list[tuple] = []
     loops: list[tuple] = []
     skipped: list[tuple] = []
+    choices: list[tuple] = []
+    state: dict = {}
     final: dict[str, tuple[int, int]] = {}
     for event in events:
         kind = event["type"]
@@ -167,10 +180,14 @@ def summarise(events: Iterable[dict]) -> dict:
             loops.append((event["file"], event["line"], event["passes"], event["ended"], event["bound"]))
         elif kind == "skipped":
             skipped.append((event["file"], event["line"]))
+        elif kind == "choice":
+            choices.append((event["choice"], event["taken"]))
         elif kind == "final":
             final = {pid: (s["quintessence"], s["damage_pool"]) for pid, s in event["parties"].items()}
+            state = dict(event.get("state") or {})
     return {"dramas": [(key, ids, rounds, frozenset(defeated), own) for key, ids, rounds, defeated, own in dramas],
-            "final": final, "branches": branches, "loops": loops, "skipped": skipped}
+            "final": final, "branches": branches, "loops": loops, "skipped": skipped,
+            "choices": choices, "state": state}
 
 
 # ---------------------------------------------------------------------------
@@ -197,6 +214,11 @@ class Aggregate:
     skipped: dict = field(default_factory=dict)
     # error code -> [runs, first run index, its seed, the error as printed, its head line]
     errors: dict = field(default_factory=dict)
+    # choice -> {"runs": int, "options": {option: {"runs": int, "defeated": Counter(pid),
+    #            "quintessence": {pid: Counter}}}}: the runs that took each option
+    choices: dict = field(default_factory=dict)
+    # flag or counter -> Counter(value at the end -> runs); a flag's values are True/False
+    state: dict = field(default_factory=dict)
 
     def add(self, index: int, summary: dict) -> None:
         """Count one completed run (`index` is its number, for the order of dramas)."""
@@ -250,6 +272,23 @@ class Aggregate:
                 if (file, line) not in ran:
                     ran.add((file, line))
                     loop["runs"] += 1
+        if summary.get("choices"):
+            defeated = set().union(*(d[3] for d in summary["dramas"])) if summary["dramas"] else set()
+            made: dict[str, set] = {}
+            for choice, option in summary["choices"]:
+                made.setdefault(choice, set()).add(option)
+            for choice, options in made.items():
+                entry = self.choices.setdefault(choice, {"runs": 0, "options": {}})
+                entry["runs"] += 1
+                for option in options:
+                    counts = entry["options"].setdefault(option, {"runs": 0, "defeated": Counter(),
+                                                                  "quintessence": {}})
+                    counts["runs"] += 1
+                    counts["defeated"].update(defeated)
+                    for pid, (quintessence, _pool) in summary["final"].items():
+                        counts["quintessence"].setdefault(pid, Counter())[quintessence] += 1
+        for name, value in (summary.get("state") or {}).items():
+            self.state.setdefault(name, Counter())[value] += 1
         if summary["skipped"]:
             ran = set()
             for where in summary["skipped"]:
@@ -309,6 +348,17 @@ class Aggregate:
             counts = self.skipped.setdefault(where, [0, 0])
             counts[0] += times
             counts[1] += runs
+        for choice, entry in other.choices.items():
+            mine = self.choices.setdefault(choice, {"runs": 0, "options": {}})
+            mine["runs"] += entry["runs"]
+            for option, counts in entry["options"].items():
+                into = mine["options"].setdefault(option, {"runs": 0, "defeated": Counter(), "quintessence": {}})
+                into["runs"] += counts["runs"]
+                into["defeated"].update(counts["defeated"])
+                for pid, values in counts["quintessence"].items():
+                    into["quintessence"].setdefault(pid, Counter()).update(values)
+        for name, values in other.state.items():
+            self.state.setdefault(name, Counter()).update(values)
         for code, entry in other.errors.items():
             mine = self.errors.get(code)
             if mine is None:
@@ -417,7 +467,8 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="drama-parent-watch", daemon=True).start()
 
 
-def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...], parent: int) -> None:
+def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str], ...], parent: int,
+                  choices: tuple[tuple[str, str], ...] = ()) -> None:
     """Each worker has the scenario loaded and parsed once; Ctrl-C is the parent's
     to handle; it ends when the parent ends (`_end_with_parent`).
 
@@ -432,7 +483,7 @@ def _worker_start(path: str, casts: tuple[str, ...], roles: tuple[tuple[str, str
         _WORKER["prepared"] = inherited
         return
     try:
-        _WORKER["prepared"] = prepare(path, casts, dict(roles))
+        _WORKER["prepared"] = prepare(path, casts, dict(roles), dict(choices))
     except DramaError as error:
         _WORKER["error"] = (error.code, error.message, error.position)
 
@@ -469,7 +520,7 @@ def _in_processes(prepared: Prepared, seed: int, ranges: list[tuple[int, int]], 
     _WORKER["inherited"] = prepared          # a forked worker finds it there
     try:
         pool = multiprocessing.Pool(jobs, initializer=_worker_start,
-                                    initargs=(prepared.path, prepared.casts, prepared.roles, os.getpid()))
+                                    initargs=(prepared.path, prepared.casts, prepared.roles, os.getpid(), prepared.choices))
     finally:
         _WORKER.pop("inherited", None)
     try:
@@ -637,6 +688,31 @@ def report(simulation: Simulation) -> dict:
         })
     skipped = [{"file": file, "line": line, "times": times, "runs": proportion(runs, completed)}
                for (file, line), (times, runs) in sorted(total.skipped.items())]
+    offered = prepared.program.choices
+    choices = []
+    for choice in sorted(total.choices, key=lambda c: (list(offered).index(c) if c in offered else len(offered), c)):
+        entry = total.choices[choice]
+        labels = [label for label in offered.get(choice, []) if label in entry["options"]]
+        labels += sorted(label for label in entry["options"] if label not in labels)
+        options = []
+        for label in labels:
+            counts = entry["options"][label]
+            options.append({
+                "option": label, "taken": proportion(counts["runs"], entry["runs"]),
+                "parties": [{"id": sheet.id,
+                             "defeated": proportion(counts["defeated"][sheet.id], counts["runs"]),
+                             "quintessence": distribution(counts["quintessence"].get(sheet.id, Counter()))}
+                            for sheet in prepared.sheets],
+            })
+        choices.append({"choice": choice, "runs": proportion(entry["runs"], completed), "options": options})
+    state = []
+    for name in sorted(total.state):
+        values = total.state[name]
+        if all(isinstance(v, bool) for v in values):
+            state.append({"name": name, "kind": "flag", "true": proportion(values[True], sum(values.values()))})
+        else:
+            state.append({"name": name, "kind": "counter",
+                          "value": distribution({int(v): k for v, k in values.items()})})
     errors = [{"code": code, "runs": entry[0], "error": entry[4], "printed": entry[3],
                "first_run": entry[1], "seed": entry[2], "reproduce": prepared.reproduce(entry[2])}
               for code, entry in sorted(total.errors.items(), key=lambda item: (item[1][1], item[0]))]
@@ -647,7 +723,8 @@ def report(simulation: Simulation) -> dict:
         "done": completed + total.failed, "completed": completed, "failed": total.failed,
         "interrupted": simulation.interrupted, "confidence": CONFIDENCE,
         "parties": parties, "dramas": dramas, "branches": branches, "loops": loops,
-        "skipped": skipped, "errors": errors,
+        "skipped": skipped, "errors": errors, "choices": choices, "state": state,
+        "chosen": dict(prepared.choices),
     }
 
 

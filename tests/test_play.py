@@ -421,3 +421,60 @@ def test_completion_offers_keywords_parties_and_the_acting_partys_words(tmp_path
     assert "Strength" not in words                       # Bren's, not the acting party's
     assert "Strength" in completion_words(table, "Bren bash -> Kara with ")
     assert "/undo" in completion_words(table, "/u")
+
+
+def test_a_recovery_check_takes_the_chosen_re_rolls_at_the_table(tmp_path):
+    """R14 (point 13): the party chooses which dice its bonus re-rolls."""
+    scenario = hall(tmp_path)
+    program = Program.compile(scenario)
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path))
+    for line in ('drama "Duel" with Kara, Overlord', "Overlord crush -> Kara with Brutality, rolled 6 6",
+                 "end drama", "calm 1 hour"):
+        table.play_text(line)
+    assert table.board().party("Kara").damage_pool == 3
+    calls = Scripted([(DiceAsk, "2 1 1, rerolling 1 to 6")])
+    table.play_text("Kara recovers with Sorcery, roll", calls)
+    assert calls.asked[0].recovery
+    assert "Kara recovers with Sorcery, rolled 2 1 1, rerolling 1 to 6\n" in path.read_text(encoding="utf-8")
+    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()
+
+
+def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
+    import io
+    from dsl.table.table import PlainReader, TableLoop
+    program = Program.compile(hall(tmp_path))
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path))
+    for line in ('drama "Duel" with Kara, Overlord', "Overlord crush -> Kara with Brutality, rolled 6 6",
+                 "end drama", "calm 1 hour"):
+        table.play_text(line)
+    out = io.StringIO()
+    answers = io.StringIO("2 1 1, rerolling 9 to 6\n2 1 1, rerolling 1 to 6\n")
+    loop = TableLoop(table, PlainReader(answers, out), out=out)
+    loop.typed("Kara recovers with Sorcery, roll")
+    shown = out.getvalue()
+    assert "Kara recovers: the dice of the check; dice (Enter: the engine rolls)> 2 1 1, rerolling 9 to 6" in shown
+    assert "error[E317]" in shown and len(table.entries) == 4      # no die showed a 9: nothing played
+    loop.typed("Kara recovers with Sorcery, roll")
+    shown = out.getvalue()
+    assert "+ Kara recovers with Sorcery, rolled 2 1 1, rerolling 1 to 6" in shown
+
+
+@pytest.mark.parametrize("cast, seed", [("with-embers.yaml", 1), ("with-embers.yaml", 17),
+                                        ("with-wanderers.yaml", 5), ("with-wanderers.yaml", 7)])
+def test_the_ashen_pass_plays_at_the_table_with_nothing_refused(tmp_path, cast, seed):
+    """R7 inside `if` and `repeat`: a joint side goes on without its defeated member, a defence of a
+    defeated party is left out, as `drama run` does (these seeds meet both)."""
+    scenario = copy_ashen(tmp_path) / cast
+    program = Program.compile(scenario)
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path), seed=seed)
+    while table.next_statement() is not None:
+        if table.skippable():
+            table.skip()
+        elif table.open_option() is not None:
+            table.take_option(None)
+        else:
+            table.play_script()                 # raises if the rules refuse it
+    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()

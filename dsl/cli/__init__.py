@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error."),
     "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
     "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
+    "test": ("test", "test_command", "Run the test plans (*.test.yaml) of adventures; exit 1 if one fails."),
     "fmt": ("fmt", "fmt_command", "Lay out scripts in the canonical layout, comments and blank lines kept."),
     "new": ("new", "new_command", "Make a new adventure folder, from the starter or a bundled example."),
     "lsp": ("lsp", "lsp_command", "Run the language server (LSP) for editors: diagnostics, completion, hover."),

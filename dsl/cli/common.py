@@ -69,6 +69,19 @@ def bindings(roles: tuple[str, ...]) -> dict[str, str]:
     return bound
 
 
+def answers(items: tuple[str, ...]) -> dict[str, str]:
+    """`--choose "CHOICE=OPTION"` options as a mapping; a malformed one is a usage error."""
+    from ..interpreter.choices import parse_answers
+    try:
+        return parse_answers(items)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--choose'") from None
+
+
+CHOOSE_HELP = ("Answer a choice of the script: the choice's label, '=', the option's label "
+               "(repeatable), e.g. --choose \"At the river=Wade across\".")
+
+
 def render_options(command):
     """The options that choose what to print, shared by `run` and `render`."""
     for option in reversed([

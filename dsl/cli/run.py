@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import DramaError
-from .common import OUTPUTS, bindings, fail, output_text, outputs, render_options
+from .common import CHOOSE_HELP, OUTPUTS, answers, bindings, fail, output_text, outputs, render_options
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -14,6 +14,7 @@ Examples:
   drama run scenarios/emberfall/scenario.yaml --format json -o events.jsonl
   drama run scenarios/ambush/scenario.yaml --seed 7
   drama run scenarios/ambush/scenario.yaml --seed 7 --record ambush-7.drama
+  drama run scenarios/ford-of-ash/scenario.yaml --choose "At the river=Look for the ford"
   drama run scenarios/emberfall/scenario.yaml --as transcript --format md
   drama run scenarios/emberfall/scenario.yaml --as transcript --format html -o emberfall.html
   drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2
@@ -53,9 +54,10 @@ Examples:
                    "which replays to the same events.")
 @click.option("--roll-given", is_flag=True,
               help="Roll the dice the script gives afresh, as `drama simulate` does (to replay one of its runs).")
+@click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION", help=CHOOSE_HELP)
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
                 output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
-                record_file: str | None, roll_given: bool = False) -> None:
+                record_file: str | None, roll_given: bool = False, chosen: tuple[str, ...] = ()) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
@@ -65,9 +67,11 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             from ..interpreter import FRESH, PLAY
             from ..pipeline import Program
             from ..speed import one_shot
+            given = answers(chosen)
             program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
             one_shot()                     # the collector's work is done (dsl/speed.py)
-            events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY)
+            events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY,
+                                 choices=given)
             text = output_text(events, fmt, as_, numbers, template)
             if record_file:
                 from ..syntax.printer import record

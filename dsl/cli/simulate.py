@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
-from .common import bindings, fail, outputs
+from .common import CHOOSE_HELP, answers, bindings, fail, outputs
 
 
 EXAMPLES_SIMULATE = """
@@ -20,6 +20,8 @@ Ctrl-C stops early and prints the summary of the runs done (exit status 130).
 Examples:
   drama simulate scenarios/skirmish/scenario.yaml --runs 2000 --seed 1
   drama simulate scenarios/skirmish/scenario.yaml --runs 20000 --jobs auto
+  drama simulate scenarios/river-veyne/scenario.yaml --runs 2000
+  drama simulate scenarios/river-veyne/scenario.yaml --choose "At the river=Wade across"
   drama simulate scenarios/skirmish/scenario.yaml --format md -o skirmish.md
   drama simulate scenarios/skirmish/scenario.yaml --format html -o skirmish.html
   drama simulate scenarios/skirmish/scenario.yaml --format json | jq '.parties[].quintessence.mean'
@@ -64,20 +66,26 @@ class _Jobs(click.ParamType):
                    "html: one self-contained page with histograms.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file (atomically) instead of standard output.")
+@click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION",
+              help=CHOOSE_HELP + " Fixed for every run; the other choices are picked at random, by weight.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Say on standard error whether the runs take the fast path, and if not, why.")
 def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tuple[str, ...],
-                     roles: tuple[str, ...], fmt: str, output: str | None, verbose: bool = False) -> None:
+                     roles: tuple[str, ...], fmt: str, output: str | None, chosen: tuple[str, ...] = (),
+                     verbose: bool = False) -> None:
     """Run SCENARIO many times with random dice and report the odds, with 95%
     confidence intervals: each party's chance of defeat in each dramatic
-    situation, final quintessence and damage pool, rounds per situation, and
-    how often each branch was taken. See docs/simulate.md."""
+    situation, final quintessence and damage pool, rounds per situation, how
+    often each branch was taken, and for each choice, how often each option
+    was taken and each party's defeat and final quintessence by option, and
+    the flags and counters at the end. See docs/simulate.md."""
     from .. import simulate as sim
     bound = bindings(roles)
+    given = answers(chosen)
     try:
         with outputs(scenario, *casts) as out:
             out.reserve(output)            # before the runs: a missing folder fails at once
-            prepared = sim.prepare(scenario, casts, bound)
+            prepared = sim.prepare(scenario, casts, bound, given)
             from ..speed import one_shot
             one_shot()                     # the collector's work is done (dsl/speed.py)
             if verbose:

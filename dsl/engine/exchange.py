@@ -71,6 +71,7 @@ def resolve(game: Game, action: Action, defences: Sequence[Defence] = (),
     comparisons, options = _double_wins(action, attacker, sides, winners, settled_by,  # R8
                                         tie_dice, owed)
     game.options = options
+    game.taken = []
     states = {}
     for side in everyone:
         for pid in side.parties:
@@ -482,6 +483,11 @@ def take_option(game: Game, party: str, kind: str, throw: Throw = NO_THROW, text
     checks.party(game, party)
     option = next((o for o in game.options if party in o.parties), None)
     if option is None:
+        took = next((who for o, who in game.taken if party in o.parties), None)
+        if took is not None:
+            raise RuleError("R8", "E308", f"{took} already took the option of this double win"
+                            if took != party else f"{party} already took the option of its double win",
+                            hint="a double win gives its side one option: a reroll or a dictate, not both")
         holders = sorted({p for o in game.options for p in _may_take(game, o)})
         raise RuleError("R8", "E308", f"{party} has no double win to take an option from",
                         expected=f"an option taken by {one_of(holders)}" if holders
@@ -496,6 +502,7 @@ def take_option(game: Game, party: str, kind: str, throw: Throw = NO_THROW, text
     state = game.parties[party]
     if kind == "dictate":
         game.options.remove(option)
+        game.taken.append((option, party))
         return r.OptionTaken(party, kind, option.comparison, text, state.lost_this_round, (), "none", 0,
                              game.states([party]))
     lost = state.lost_this_round
@@ -505,5 +512,6 @@ def take_option(game: Game, party: str, kind: str, throw: Throw = NO_THROW, text
     returned = state.regain(lost - ones)
     state.lost_this_round = lost - returned
     game.options.remove(option)
+    game.taken.append((option, party))
     return r.OptionTaken(party, kind, option.comparison, text, lost, dice, rolled_by, returned,
                          game.states([party]))

@@ -39,6 +39,7 @@ class Game:
         # full restore, in seconds (R16, RULES.md point 12: rests add up)
         self.rested = 0
         self.options: list[r.Option] = []      # the double wins' options still open (R8)
+        self.taken: list[tuple[r.Option, str]] = []    # the options taken since they opened, and by whom
 
     # ------------------------------------------------------------ queries
 
@@ -90,6 +91,7 @@ class Game:
             party.acted = False
             party.lost_this_round = 0
         self.options = []
+        self.taken = []
         return r.DramaBegun(name, tuple(parties), self.time, round_seconds, None if round is None else str(round))
 
     def end_drama(self, text: str | None = None) -> r.DramaEnded:
@@ -105,6 +107,7 @@ class Game:
         self.last_drama_name = drama.name
         self.rested = 0                                 # the rest counts from here (point 12)
         self.options = []
+        self.taken = []
         return r.DramaEnded(drama.name, drama.round, self.time, text, self.states(drama.parties))
 
     # ------------------------------------------------------------ turns (turns.py)

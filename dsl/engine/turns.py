@@ -147,6 +147,7 @@ def next_round(game: Game) -> r.RoundBegun:
         parties[pid].acted = False
         parties[pid].lost_this_round = 0
     game.options = []
+    game.taken = []
     return r.RoundBegun(drama.name, drama.round, game.time, unused)
 
 

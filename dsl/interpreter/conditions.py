@@ -15,7 +15,12 @@ def holds(c: n.Condition, run) -> bool:
     that fell in the latest situation and its last exchange)."""
     kind = type(c)
     if kind is n.Compare:
-        return COMPARE[c.op](quantity(c.left, run), quantity(c.right, run))
+        return COMPARE[c.op](value(c.left, run), value(c.right, run))
+    if kind is n.Flag:
+        return run.state.get(c.name, "flag")
+    if kind is n.ChoiceIs:
+        taken = run.chosen.get(c.choice.text)
+        return (taken == c.option.text) == (c.op == "=") if taken is not None else c.op == "!="
     if kind is n.Defeated:
         pid = run.names.party(c.party)
         down = pid in run.fallen if c.was else run.game.state(pid).defeated
@@ -41,12 +46,21 @@ def holds(c: n.Condition, run) -> bool:
     raise TypeError(f"not a condition: {c!r}")  # pragma: no cover
 
 
+def value(v: n.Quantity | n.Sum, run) -> int:
+    """The value of one side of a comparison, or of a `set`, now."""
+    if type(v) is n.Quantity:
+        return quantity(v, run)
+    return sum(sign * quantity(q, run) for sign, q in v.terms)
+
+
 def quantity(q: n.Quantity, run) -> int:
-    """The value of one side of a comparison now."""
+    """The value of one quantity now."""
     if q.kind == "number":
         return q.value
     if q.kind == "round":
         return run.game.round or 0
+    if q.kind == "counter":
+        return run.state.get(q.name, "counter")
     state = run.game.state(run.names.possessed(q.party))
     return state.quintessence if q.kind == "quintessence" else state.damage_pool
 
@@ -84,3 +98,44 @@ class LastExchange:
         if any(c.double for c in result.comparisons):
             outcomes.add("double")
         return LastExchange(frozenset(outcomes), frozenset(winners), frozenset(losers))
+
+
+def actual(c: n.Condition, run) -> list[str]:
+    """What the parts of a condition are now, for the message of a failed `expect`:
+    `gold is 3`, `Overlord is not defeated`, `the choice "At the river" took "Wade across"`."""
+    out: list[str] = []
+    _actual(c, run, out)
+    return list(dict.fromkeys(out))
+
+
+def _actual(c: n.Condition, run, out: list[str]) -> None:
+    kind = type(c)
+    if kind is n.Compare:
+        for side in (c.left, c.right):
+            for _, q in (side.terms if type(side) is n.Sum else ((1, side),)):
+                if q.kind == "number":
+                    continue
+                what = {"counter": lambda: q.name.text, "round": lambda: "round",
+                        "quintessence": lambda: f"{q.party.text} quintessence",
+                        "damage": lambda: f"{q.party.text} damage"}[q.kind]()
+                out.append(f"{what} is {quantity(q, run)}")
+    elif kind is n.Defeated:
+        down = holds(n.Defeated(c.pos, c.party, False, c.was), run)
+        verb = "was" if c.was else "is"
+        out.append(f"{c.party.text} {verb}{'' if down else ' not'} defeated")
+    elif kind is n.Flag:
+        out.append(f"{c.name.text} is {'true' if run.state.get(c.name, 'flag') else 'false'}")
+    elif kind is n.ChoiceIs:
+        taken = run.chosen.get(c.choice.text)
+        out.append(f'the choice "{c.choice.text}" ' + (f'took "{taken}"' if taken is not None else "was not made"))
+    elif kind is n.Not:
+        _actual(c.operand, run, out)
+    elif kind is n.And or kind is n.Or:
+        _actual(c.left, run, out)
+        _actual(c.right, run, out)
+    elif kind is n.CanRecover:
+        out.append(f"{c.party.text} can{'' if holds(c, run) else 'not'} recover")
+    elif kind is n.InDrama:
+        out.append("a dramatic situation is running" if holds(c, run) else "no dramatic situation is running")
+    elif kind is n.LastExchange:
+        out.append(f"the last exchange: {'yes' if holds(c, run) else 'no'}")

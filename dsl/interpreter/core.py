@@ -10,7 +10,7 @@ each and the run goes on with the next statement.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .. import events as ev
 from ..syntax import nodes as n
@@ -20,7 +20,9 @@ from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
 from ..speed import StatementCache, paused_collector
+from . import choices as ch
 from . import conditions
+from .state import State, show
 from .exchanges import ExchangeBuilder, Pending, error_position
 from .modes import PLAY, RunMode
 
@@ -54,15 +56,26 @@ class Interpreter:
     def __init__(self, settings: Settings, sheets: Iterable[PartySheet] | Names, *, title: str = "",
                  seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
                  roles: dict[str, str] | None = None, mode: RunMode = PLAY,
-                 cache: StatementCache | None = None, budget: int = MAX_STEPS):
+                 cache: StatementCache | None = None, choices: Mapping[str, str] | None = None,
+                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None,
+                 budget: int = MAX_STEPS):
         self.settings = settings
         self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
         self.mode = mode
         self.seed = seed
-        self.game = Game(self.names.sheets.values(), settings, SeededDice(seed), lenient=lenient)
+        self.lenient = lenient
+        self.dice = SeededDice(seed)     # the one seeded source: the engine's dice and the seeded picks
+        self.game = Game(self.names.sheets.values(), settings, self.dice, lenient=lenient)
+        self.answers = dict(choices or {})      # --choose: choice -> option
+        self.ask = ask                  # the hook of `drama play` (see `answer`)
+        self.state = State(state)       # flags and counters
+        self.chosen: dict[str, str] = {}    # choice -> the option taken the last time it was made
+        self.used_once: set[tuple[str, int]] = set()    # the `once` options taken (file, line)
         self.sink = Diagnostics.of(errors)
         self.exchanges = ExchangeBuilder(self.names, mode, cache)
-        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed)]
+        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed,
+                                            self.state.values)]
+        self.checks_expectations = True     # `drama check`'s dry run does not (its choices are its own)
         self.pending: Pending | None = None     # the exchange being declared
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
@@ -108,7 +121,7 @@ class Interpreter:
             raise DramaError("E004", f"a line that only a block can hold: {kind.__name__}",
                              position=getattr(statement, "pos", None),
                              expected="`if` or `repeat` ... `end`, read as one block")
-        if kind is n.IfBlock or kind is n.Loop:
+        if kind is n.IfBlock or kind is n.Loop or kind is n.ChoiceBlock:
             # the exchange being declared ends here, but its double-win options
             # may still come, inside the block
             self.resolve()
@@ -132,7 +145,7 @@ class Interpreter:
         """Resolve what is pending and close the log with the `final` event."""
         self.resolve()
         self.pending = None
-        self.events.append(ev.final(self.game.states(), self.game.time))
+        self.events.append(ev.final(self.game.states(), self.game.time, self.state.values))
 
     def fail(self, error: DramaError, pos: Position) -> None:
         """Report an error of a statement at `pos`, unless it has a position of its own."""
@@ -149,6 +162,8 @@ class Interpreter:
     def _placeholder(self, inside: str, at: Position) -> str:
         """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
         game, names = self.game, self.names
+        if inside in self.state:
+            return show(self.state.values[inside])
         name, field = placeholders.split(inside, at, names.known())
         if name not in names.sheets and name not in names.roles:      # one of placeholders.GLOBALS
             if name == "round":
@@ -192,6 +207,68 @@ class Interpreter:
             self._block(s.body)
             passes += 1
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
+
+    def _choice(self, s: n.ChoiceBlock) -> None:
+        offered = []
+        for option in s.options:
+            why = None
+            if option.once and (option.pos.file, option.pos.line) in self.used_once:
+                why = "it was taken once already"
+            elif option.condition is not None and not conditions.holds(option.condition, self):
+                why = f"'{option.text}' does not hold"
+            offered.append(ch.Offered(option.label.text, why is None, option.weight, why))
+        question = ch.Question(s.label.text, tuple(offered), s.pos)
+        if not question.available:
+            raise DramaError("E331", f"no option of the choice '{s.label.text}' is available",
+                             notes=[f"'{o.label}': {o.why}" for o in offered],
+                             hint="add an option without a condition or `once`, taken when no other is")
+        answer = self.answer(question, s.given)
+        taken = next(o for o in s.options if o.label.text == answer.option)
+        if taken.once:
+            self.used_once.add((taken.pos.file, taken.pos.line))
+        self.chosen[s.label.text] = answer.option
+        game = self.game
+        self.events.append(ev.choice(s.pos.file, s.pos.line, question, answer,
+                                     game.drama.name if game.drama else None, game.round))
+        self._block(taken.body)
+
+    def answer(self, question: ch.Question, given: n.Name | None = None) -> ch.Answer:
+        """The answer to a choice: the ONE place a run gets it (see dsl/interpreter/choices.py):
+        the option given in the script, then --choose, then the `ask` hook (the table),
+        then the seeded dice in a lenient run; else E330."""
+        if given is not None and self.mode.keeps_table_calls:
+            if given.text not in question.available:
+                raise ch.unavailable(question, given.text, "in the script", given.pos)
+            return ch.Answer(given.text, "given")
+        label = self.answers.get(question.choice)
+        if label is not None:
+            if label not in question.available:
+                raise ch.unavailable(question, label, "with --choose", None)
+            return ch.Answer(label, "command")
+        if self.ask is not None:
+            label = self.ask(question)
+            if label is not None:
+                if label not in question.available:
+                    raise ch.unavailable(question, label, "at the table", None)
+                return ch.Answer(label, "table")
+        if self.lenient:
+            return ch.Answer(ch.pick(question, lambda total: self.dice.roll(1, total)[0]), "seeded")
+        raise ch.refuse(question)
+
+    def _set(self, s: n.SetState) -> None:
+        if s.name.text in self.names.known() or s.name.text in placeholders.GLOBALS:
+            raise DramaError("E208", f"'{s.name.text}' is a party, a role or a placeholder: a flag or counter "
+                             "needs a name of its own", position=s.name.pos)
+        value = s.value if isinstance(s.value, bool) else conditions.value(s.value, self)
+        before = self.state.set(s.name, value)
+        self.events.append(ev.state_set(s.pos.line, s.name.text, value, before))
+
+    def _expect(self, s: n.Expect) -> None:
+        if not self.checks_expectations or conditions.holds(s.condition, self):
+            return
+        actual = conditions.actual(s.condition, self)
+        raise DramaError("E801", f"expected {s.text}", position=s.condition.pos,
+                         notes=[f"actual: {'; '.join(actual)}"] if actual else [])
 
     def _block(self, body: tuple[n.Statement, ...]) -> None:
         self.depth += 1
@@ -412,4 +489,5 @@ _HANDLERS = {
     n.Split: Interpreter._split, n.Dictate: Interpreter._option, n.Reroll: Interpreter._option,
     n.Recover: Interpreter._recover, n.EndDrama: Interpreter._end_drama, n.Calm: Interpreter._time,
     n.Rest: Interpreter._time, n.IfBlock: Interpreter._if, n.Loop: Interpreter._loop,
+    n.ChoiceBlock: Interpreter._choice, n.SetState: Interpreter._set, n.Expect: Interpreter._expect,
 }

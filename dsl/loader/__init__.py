@@ -86,7 +86,7 @@ def loads_setting(text: str, file: str = "<setting>", *, errors: Diagnostics | l
         return read_setting(YamlFile.parse(file, text, ctx), ctx)
 
 
-def load_cast(paths, *, errors: Diagnostics | list | None = None) -> tuple[PartySheet, ...]:
+def load_cast(paths, *, errors: Diagnostics | list | None = None, state: dict | None = None) -> tuple[PartySheet, ...]:
     """Read one or several cast YAML files into PartySheets, in the order defined.
 
     `paths` is a list of paths (a single path is accepted too). A party id may be
@@ -103,7 +103,7 @@ def load_cast(paths, *, errors: Diagnostics | list | None = None) -> tuple[Party
                 pass
         if not files and paths:
             raise Fatal
-        return read_cast(files, ctx)
+        return read_cast(files, ctx, state)
 
 
 def loads_cast(text: str, file: str = "<cast>", *, errors: Diagnostics | list | None = None) -> tuple[PartySheet, ...]:
@@ -132,7 +132,8 @@ def bind(scenario: Scenario, cast: list | None = None, roles: dict[str, str] | N
     Every role must end bound to a party of the cast (E204); the error lists the
     roles and the parties.
     """
-    sheets = load_cast(cast) if cast else scenario.cast
+    state: dict = {}
+    sheets = load_cast(cast, state=state) if cast else scenario.cast
     ids = [sheet.id for sheet in sheets]
     bound = dict(scenario.roles)
     for role, party in (roles or {}).items():
@@ -159,7 +160,8 @@ def bind(scenario: Scenario, cast: list | None = None, roles: dict[str, str] | N
         return dataclasses.replace(scenario, roles=bound)
     cast_files = tuple(map(_fspath, cast))
     files = tuple(f for f in scenario.files if f not in scenario.cast_files) + cast_files
-    return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files, cast_files=cast_files)
+    return dataclasses.replace(scenario, cast=tuple(sheets), roles=bound, files=files, cast_files=cast_files,
+                               state=state)
 
 
 def loads_scenario(text: str, file: str = "scenario.yaml", *, errors: Diagnostics | list | None = None) -> Scenario:

@@ -34,7 +34,7 @@ ROUND_FORM = "a whole number and a unit: seconds, minutes, hours, days or weeks 
 
 # what a field may hold; a "mapping" has the keys of its `items` schema, a
 # "table" maps names the user chooses to `items`, a "list" holds `items`
-KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table", "list", "path", "paths", "script")
+KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table", "list", "path", "paths", "script", "state")
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,8 @@ def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
         return {"type": "boolean"}
     if kind == "script":
         return {"type": "string"}
+    if kind == "state":          # a flag or a counter (dsl/interpreter/state.py)
+        return {"type": ["boolean", "integer"], "minimum": -999_999_999, "maximum": 999_999_999}
     if kind == "paths":
         return {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,

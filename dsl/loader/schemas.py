@@ -63,6 +63,8 @@ PARTY = Schema((
 CAST = Schema((
     Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY, names="party",
           example="parties: followed by one mapping per party"),
+    Field("state", "table", "the starting values of the script's flags (true or false) and counters "
+          "(whole numbers), for this group", items="state"),
 ))
 
 SCENARIO = Schema((
@@ -122,6 +124,8 @@ class Scenario:
     # an adventure's roles: role -> the party id it is bound to, or None (unbound)
     roles: Mapping[str, str | None] = field(default_factory=dict)
     role_positions: Mapping[str, Position] = field(default_factory=dict)
+    # the starting values of flags and counters, given by the cast (`state:`)
+    state: Mapping[str, bool | int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------
@@ -175,7 +179,8 @@ def _dice(f: YamlFile, key: Node, node: Node, ctx: Context) -> dict | Bad:
 # ---------------------------------------------------------------------------
 # Cast
 
-def read_cast(files: list[YamlFile], ctx: Context) -> tuple[PartySheet, ...]:
+def read_cast(files: list[YamlFile], ctx: Context, state: dict | None = None) -> tuple[PartySheet, ...]:
+    """The parties of the cast files; `state`, when given, gets their `state:` values."""
     sheets: list[PartySheet] = []
     first: dict[str, Position] = {}
     for f in files:
@@ -183,7 +188,36 @@ def read_cast(files: list[YamlFile], ctx: Context) -> tuple[PartySheet, ...]:
             sheets.extend(_cast_file(f, ctx, first))
         except Skip:   # collecting: this file was reported; go on with the others
             pass
+        if state is not None:
+            _cast_state(f, ctx, state)
     return tuple(sheets)
+
+
+def _cast_state(f: YamlFile, ctx: Context, state: dict) -> None:
+    """`state: {gold: 5, satchel_lost: false}`: flags and counters to start with."""
+    from ..interpreter.state import MAX_COUNTER
+    from ..syntax.vocabulary import WORD
+    root = f.root
+    if not isinstance(root, MappingNode):
+        return
+    pair = next(((k, v) for kv, k, v in f.items(root, ctx) if kv == "state"), None)
+    if pair is None:
+        return
+    mapping = expect_mapping(f, pair[0], pair[1], ctx, "'state'", none_ok=True)
+    if mapping is None or isinstance(mapping, Bad):
+        return
+    for name, key, node in f.items(mapping, ctx):
+        value = f.value(node)
+        if not isinstance(name, str) or not WORD.fullmatch(name):
+            ctx.report("E104", f"'{name}' is not a name a script can give a flag or counter", f.pos(key),
+                       expected="one word, such as gold or satchel_lost")
+        elif not isinstance(value, (bool, int)) or not isinstance(node, ScalarNode) \
+                or not isinstance(value, bool) and abs(value) > MAX_COUNTER:
+            ctx.report("E104", f"the starting value of '{name}' must be true, false or a whole number",
+                       f.value_pos(key, node), expected=f"true or false (a flag), or a whole number from "
+                       f"{-MAX_COUNTER} to {MAX_COUNTER} (a counter)")
+        else:
+            state[name] = value
 
 
 def _cast_file(f: YamlFile, ctx: Context, first: dict[str, Position]) -> list[PartySheet]:
@@ -442,7 +476,8 @@ def read_scenario(f: YamlFile, ctx: Context) -> Scenario:
             files.append(YamlFile.read(path, ctx, what="cast file", named_at=named_at, hint=hint))
         except Skip:
             pass
-    cast = read_cast(files, ctx)
+    state: dict = {}
+    cast = read_cast(files, ctx, state)
 
     script = ScriptSource(f.path, "", 0)
     if script_spec is not None:
@@ -453,7 +488,7 @@ def read_scenario(f: YamlFile, ctx: Context) -> Scenario:
     return Scenario(title=title if isinstance(title, str) else "", path=f.path, setting=setting,
                     cast=cast, script=script, files=tuple(read),
                     cast_files=tuple(path for path, _ in cast_paths), roles=roles,
-                    role_positions=role_positions)
+                    role_positions=role_positions, state=state)
 
 
 

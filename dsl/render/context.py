@@ -175,6 +175,9 @@ class _Builder:
             self._new_section(event.get("title"), event.get("line"), step)
             self.last_item = None
 
+    def _on_choice(self, step, event):
+        self._add(self._item("choice", step, event, choice=event.get("choice"), taken=event.get("taken")))
+
     def _on_narration(self, step, event):
         self._add(self._item("narration", step, event, text=event.get("text", "")))
 

@@ -173,7 +173,7 @@ def name_of(party: dict):
 
 
 def control(event: dict) -> str:
-    """What a control-flow event (`branch`, `loop`, `skipped`) says, in a log."""
+    """What a control-flow event (`branch`, `loop`, `skipped`, `choice`, `set`) says, in a log."""
     kind = event.get("type")
     if kind == "branch":
         if event.get("taken") is None:
@@ -183,6 +183,18 @@ def control(event: dict) -> str:
         ended = {"until": "its condition holds", "count": "all done",
                  "bound": f"its bound of {event.get('bound')} reached"}.get(event.get("ended"), event.get("ended"))
         return f"repeat: {plural(event.get('passes', 0), 'pass', 'passes')}, {ended}"
+    if kind == "choice":
+        how = {"given": "given", "command": "--choose", "table": "at the table",
+               "seeded": "picked by the dice"}.get(event.get("by"), event.get("by"))
+        shut = [o["label"] for o in event.get("options") or () if not o.get("available")]
+        unavailable = f"; not available: {', '.join(shut)}" if shut else ""
+        return f"choice {event.get('choice')}: {event.get('taken')} ({how}{unavailable})"
+    if kind == "set":
+        value = event.get("value")
+        shown = "true" if value is True else "false" if value is False else str(value)
+        before = event.get("before")
+        was = "" if before is None or isinstance(value, bool) else f" (was {before})"
+        return f"set {event.get('name')} = {shown}{was}"
     if kind == "skipped":
         parties = list(event.get("party_ids") or [])
         if event.get("why") == "defeated":

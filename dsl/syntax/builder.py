@@ -460,6 +460,40 @@ class Builder:
             return nodes.Quantity("round", self._pos(first))
         return nodes.Quantity("number", self._pos(first), value=self._int(first))
 
+    def counter(self, c):
+        token = c[0]
+        pos = self._pos(token)
+        return nodes.Quantity("counter", pos, name=nodes.Name(str(token), pos))
+
+    def _sum(self, c, sign):
+        left, right = c[0], c[2]
+        terms = left.terms if type(left) is nodes.Sum else ((1, left),)
+        return nodes.Sum(self._span(left, right), terms + ((sign, right),))
+
+    def plus(self, c):
+        return self._sum(c, 1)
+
+    def minus(self, c):
+        return self._sum(c, -1)
+
+    def negative(self, c):
+        return nodes.Sum(self._span(c[0], c[1]), ((-1, c[1]),))
+
+    def flag(self, c):
+        token = c[0]
+        pos = self._pos(token)
+        return nodes.Flag(pos, nodes.Name(str(token), pos))
+
+    def _label(self, token) -> nodes.Name:
+        return nodes.Name(_unquote(token), self._pos(token))
+
+    def choice_is(self, c):
+        keyword, choice, op, option = c
+        if str(op) not in ("=", "!="):
+            raise self._error(f"a choice is compared with '=' or '!=', not '{op}'", op,
+                              expected="'=' or '!='")
+        return nodes.ChoiceIs(self._span(keyword, option), self._label(choice), str(op), self._label(option))
+
     def compare(self, c):
         left, op, right = c
         return nodes.Compare(self._span(left, right), left, str(op), right)
@@ -582,6 +616,59 @@ class Builder:
                 hint=did_you_mean(str(token), _LOOP_UNITS)))
             return "times"
         return unit
+
+    def choose(self, c):
+        keyword = c[0]
+        self.control = True
+        given = self._label(c[4]) if len(c) > 2 else None
+        return self._add(nodes.Choose(self._line_pos(keyword.line, keyword.column), self._label(c[1]), given))
+
+    def option(self, c):
+        keyword = c[0]
+        once = False
+        weight = 1
+        condition = text = None
+        i = 2
+        while i < len(c):
+            item = c[i]
+            kind = getattr(item, "type", None)
+            if kind == "ONCE":
+                once = True
+            elif kind == "WEIGHT":
+                i += 1
+                weight = self._int(c[i])
+                if weight < 1:
+                    raise self._error("an option's weight is 1 or more", c[i], expected="a weight of 1 or more",
+                                      hint="leave an option out of a simulation with a condition instead")
+            elif kind == "IF":
+                condition = c[i + 1]
+                text = self._cond_text(keyword, condition)
+                break
+            i += 1
+        return self._add(nodes.OptionLine(self._line_pos(keyword.line, keyword.column), self._label(c[1]),
+                                          once, weight, condition, text))
+
+    def set_(self, c):
+        keyword, word = c[0], c[1]
+        pos = self._line_pos(keyword.line, keyword.column)
+        name = nodes.Name(str(word), self._pos(word))
+        if len(c) == 2:
+            return self._add(nodes.SetState(pos, name, True))
+        op, value = c[2], c[3]
+        if str(op) != "=":
+            hint = None
+            if str(op) in ("<=", ">=", "<", ">", "!="):
+                hint = f"write 'set {word} = ...'; compare with 'if {word} {op} ...'"
+            raise self._error(f"'set' gives a value with '=', not '{op}'", op, expected="'='", hint=hint)
+        kind = getattr(value, "type", None)
+        if kind == "TRUE" or kind == "FALSE":
+            value = kind == "TRUE"
+        return self._add(nodes.SetState(pos, name, value))
+
+    def expect(self, c):
+        keyword, cond = c
+        return self._add(nodes.Expect(self._line_pos(keyword.line, keyword.column), cond,
+                                      self._cond_text(keyword, cond)))
 
     def start(self, c):
         return None

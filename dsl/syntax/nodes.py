@@ -308,19 +308,28 @@ class Quantity:
     """One side of a comparison: a party's `quintessence` (available) or `damage`
     (its damage pool), the `round` number, or a `number`."""
 
-    kind: str  # "quintessence" | "damage" | "round" | "number"
+    kind: str  # "quintessence" | "damage" | "round" | "number" | "counter"
     pos: Position
     party: Name | None = None
     value: int = 0
+    name: Name | None = None     # the counter (kind "counter")
+
+
+@dataclass(frozen=True)
+class Sum:
+    """An arithmetic value: `gold + 3`, `gold - Kara damage`, `-2`: each term with its sign."""
+
+    pos: Position
+    terms: tuple[tuple[int, Quantity], ...]     # (+1 or -1, quantity)
 
 
 @dataclass(frozen=True)
 class Compare(Condition):
     """`Kara quintessence < 3`, `Kara damage >= Bren damage`, `round > 4`."""
 
-    left: Quantity
+    left: Quantity | Sum
     op: str  # one of < <= > >= = !=
-    right: Quantity
+    right: Quantity | Sum
 
 
 @dataclass(frozen=True)
@@ -342,6 +351,23 @@ class CanRecover(Condition):
 @dataclass(frozen=True)
 class InDrama(Condition):
     """`in drama`: a dramatic situation is running."""
+
+
+@dataclass(frozen=True)
+class Flag(Condition):
+    """`satchel_lost`: a flag set with `set` (or given by the cast) holds."""
+
+    name: Name
+
+
+@dataclass(frozen=True)
+class ChoiceIs(Condition):
+    """`choice "At the river" = "Look for the ford"` (or `!=`): the option taken
+    at that choice, the last time it was made (false before it is made)."""
+
+    choice: Name
+    op: str  # "=" or "!="
+    option: Name
 
 
 @dataclass(frozen=True)
@@ -435,6 +461,69 @@ class Loop(Statement):
     unit: str
     body: tuple[Statement, ...]
     end: Position
+
+
+# ---------------------------------------------------------------- choices, state, expectations
+
+@dataclass(frozen=True)
+class Choose(Statement):
+    """`choose "At the river"` (or `choose "At the river", chose "Wade across"`): opens a ChoiceBlock."""
+
+    label: Name
+    given: Name | None = None
+
+
+@dataclass(frozen=True)
+class OptionLine(Statement):
+    """`option "Wade across" once weight 2 if hero is not defeated`: one option of a ChoiceBlock."""
+
+    label: Name
+    once: bool = False
+    weight: int = 1
+    condition: Condition | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a ChoiceBlock, with its body."""
+
+    pos: Position
+    label: Name
+    once: bool
+    weight: int
+    condition: Condition | None
+    text: str | None
+    body: tuple[Statement, ...]
+
+
+@dataclass(frozen=True)
+class ChoiceBlock(Statement):
+    """`choose "LABEL"` ... `option "LABEL"` ... `end`: one available option is taken,
+    and its body runs. `given` is the option named with `, chose "..."`."""
+
+    label: Name
+    given: Name | None
+    options: tuple[Option, ...]
+    end: Position
+
+
+@dataclass(frozen=True)
+class SetState(Statement):
+    """`set satchel_lost`, `set satchel_lost = false`, `set gold = gold + 3`.
+
+    `value` is True or False for a flag, a Sum (or Quantity) for a counter."""
+
+    name: Name
+    value: "bool | Sum | Quantity"
+
+
+@dataclass(frozen=True)
+class Expect(Statement):
+    """`expect CONDITION`: the run stops with E801 when it does not hold."""
+
+    condition: Condition
+    text: str
 
 
 @dataclass(frozen=True)

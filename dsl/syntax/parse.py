@@ -15,7 +15,7 @@ from . import nodes
 from .blocks import nest
 from .builder import Builder
 from .grammar import reader
-from .wording import INDENTED_LINE, fallback_error, syntax_error
+from .wording import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
 
 __all__ = ["parse", "MAX_ERRORS", "normalise", "Reading"]
 
@@ -288,6 +288,14 @@ def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> 
     head = bad
     while head > start and not _is_top_level(lines[head]):
         head -= 1
+    if error.message == INDENTED_LINE and (error.hint or "").startswith(FLUSH_LEFT):
+        # the lines of a block written indented, as in other languages: one error, and the
+        # lines are read on as if flush left, so the block keeps its body (no false W003)
+        i = bad
+        while i < len(lines) and lines[i] and not _is_top_level(lines[i]):
+            lines[i] = lines[i].lstrip(" \t")
+            i += 1
+        return head
     first = bad if error.message == INDENTED_LINE else head
     changed = False
     i = first
@@ -301,4 +309,4 @@ def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> 
 
 # a bad line that opens or continues a block is read again as a line that does the
 # same, so that its `end` is not reported as well
-_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times"}
+_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times", "choose": "choose \"?\""}

@@ -239,6 +239,23 @@ def _recovery(event: dict) -> str:
     return line
 
 
+def _choice(event: dict) -> list[str]:
+    """A choice as it was made: the block with every option's label, none of their
+    bodies (what the option ran follows it, as the trace goes on), and the option
+    taken given with `chose`, so that the record replays to the same choice."""
+    lines = [f"choose {quoted(event['choice'])}, chose {quoted(event['taken'])}"]
+    lines.extend(f"option {quoted(option['label'])}" for option in event["options"])
+    lines.append("end")
+    return lines
+
+
+def _set(event: dict) -> str:
+    value = event["value"]
+    if value is True or value is False:
+        return f"set {event['name']}" + ("" if value else " = false")
+    return f"set {event['name']} = {'-' if value < 0 else ''}{_number(abs(value))}"
+
+
 def _initiative(event: dict) -> str:
     entries = []
     for roll in event["rolls"]:
@@ -299,6 +316,8 @@ _GLUE = {
     "recovery": ("round",),
     "recovery-out": ("calm", "rest", "recovery-out", "scene", "narration"),
     "option": None,                    # an option taken later than right after its exchange
+    "choice": (),
+    "set": ("set",),
     "drama_end": (),
     "calm": ("calm", "rest", "recovery-out", "scene", "narration"),
     "rest": ("calm", "rest", "recovery-out", "scene", "narration"),
@@ -388,6 +407,10 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
             in_drama = False
         elif kind in ("calm", "rest"):
             paragraphs.append((kind, [_time(event)]))
+        elif kind == "choice":
+            paragraphs.append(("choice", _choice(event)))
+        elif kind == "set":
+            paragraphs.append(("set", [_set(event)]))
         else:
             raise ValueError(f"cannot record an event of type {kind!r}")
 
@@ -427,6 +450,9 @@ def normalise(events: Iterable[dict]) -> list[dict]:
       empty. A roll with a trait or treasure is recorded as its dice next to
       `with` (the bonus is added to them, R12), so its `dice` are kept, as are
       every roll's `results`, `trait`, `treasure` and `bonus`;
+    - of a `choice` event, `file`, `by` (the record gives every choice), and
+      of its options all but their labels (the record offers each option,
+      without its condition, `once` or weight, so each is available);
     - `tie_settled_by` and `tie_dice` of an exchange: the recorded script names
       every tie (`tie NAME`, `"vote"`) where the run may have settled it by the
       setting's policy (`"actor"`, `"defender"`) or a roll-off of the seeded
@@ -452,6 +478,12 @@ def normalise(events: Iterable[dict]) -> list[dict]:
                     effort.pop("rolled_by", None)
         elif kind == "option":
             event.pop("rolled_by", None)
+        elif kind == "choice":
+            # the record gives every choice (`chose`), offering each option as it
+            # was labelled, without its condition, `once` or weight
+            event.pop("file", None)
+            event.pop("by", None)
+            event["options"] = [option["label"] for option in event.get("options") or ()]
         elif kind == "recovery":
             for check in event.get("checks") or ():
                 check.pop("rolled_by", None)

@@ -72,7 +72,7 @@ NAME_ENDS: tuple[str, ...] = ("with", "but", "so", "vs")
 # keywords that start a statement: a party of that name must be quoted where a
 # statement starts (the actor of an action, a defence, a hold, ...)
 STATEMENT_WORDS: tuple[str, ...] = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest",
-                                    "include", "if", "else", "repeat")
+                                    "include", "if", "else", "repeat", "choose", "option", "set", "expect")
 # the statement verbs that follow the actor(s)
 VERBS: tuple[str, ...] = ("defends", "defend", "holds", "recovers", "dictates", "rerolls")
 # every keyword that may follow the actor: an intent must not start with one
@@ -134,6 +134,16 @@ SHOW_TERMINAL: dict[str, str] = {
     "POOL": "'pool'",
     "CAN": "'can recover'",
     "RECOVER": "'recover'",
+    "CHOOSE": "'choose'",
+    "CHOSE": "'chose'",
+    "OPTION": "'option'",
+    "ONCE": "'once'",
+    "WEIGHT": "'weight'",
+    "SET": "'set'",
+    "TRUE": "'true'",
+    "FALSE": "'false'",
+    "EXPECT": "'expect'",
+    "CHOICE": "'choice'",
     "CMP": "a comparison (<, <=, >, >=, = or !=)",
     "LPAR": "'('",
     "RPAR": "')'",

@@ -10,7 +10,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from ..errors import DramaError, Position, did_you_mean
 from .vocabulary import KEYWORD_WORDS, SHOW_TERMINAL, STATEMENT_WORDS, VERBS
 
-__all__ = ["syntax_error", "fallback_error", "content_end", "show", "INDENTED_LINE"]
+__all__ = ["syntax_error", "fallback_error", "content_end", "show", "INDENTED_LINE", "FLUSH_LEFT"]
 
 # what a line holds before its comment: quoted text may contain '#'
 _BEFORE_COMMENT = re.compile(r'(?:"(?:[^"\\\n]|\\.)*"|[^#\n])*')
@@ -19,6 +19,7 @@ _LEXEME = re.compile(r'"(?:[^"\\\n]|\\.)*"|->|[\w\'](?:[\w\']|-(?!>))*|\S')
 _WORD = re.compile(r"[\w'](?:[\w']|-(?!>))*")
 
 INDENTED_LINE = "an indented line must follow a joint action or defence"
+FLUSH_LEFT = "write it flush left"
 _ORDER = {name: i for i, name in enumerate(SHOW_TERMINAL)}
 
 
@@ -39,7 +40,8 @@ def show(text: str, limit: int = 40) -> str:
 def _expected_text(accepts: set[str]) -> str | None:
     if "SCENE" in accepts:
         return ("a statement: a party's name, 'scene', 'drama', 'initiative', 'round', 'tie', "
-                "'split', 'end drama', 'calm', 'rest', 'include' or '>' and narration")
+                "'split', 'end drama', 'calm', 'rest', 'include', 'if', 'repeat', 'choose', 'set', 'expect' "
+                "or '>' and narration")
     accepts = set(accepts)
     if "_DEFENDS" in accepts and "AMP" in accepts:
         accepts.discard("WITH")  # only there to catch a participant line that lost its indentation
@@ -75,12 +77,31 @@ def _line_words(line: str) -> list[str]:
     return [m.group() for m in _LEXEME.finditer(line[: _BEFORE_COMMENT.match(line).end()])]
 
 
+# what other languages write, and how this one says it
+_OTHER_LANGUAGES = {"elif": "did you mean `else if`?", "elsif": "did you mean `else if`?",
+                    "elseif": "did you mean `else if`?", "endif": "did you mean `end`?",
+                    "fi": "did you mean `end`?", "while": "did you mean `repeat until ..., at most N rounds`?"}
+_OPERATORS = {"==": "did you mean `=`? A comparison is written with one `=`",
+              "&&": "did you mean `and`?", "||": "did you mean `or`?"}
+
+
+def _operator_hint(text: str, index: int) -> str | None:
+    """`==`, `&&` or `||` at (or just before) `index` of a line: the hint for this language's word."""
+    for operator, hint in _OPERATORS.items():
+        for start in (index - 1, index):
+            if start >= 0 and text[start:start + 2] == operator:
+                return hint
+    return None
+
+
 def _line_hint(line: str) -> str | None:
     """A hint from the shape of a line that failed: a misspelt keyword, an unquoted intent."""
     words = _line_words(line)
     if not words:
         return None
     first = words[0]
+    if first in _OTHER_LANGUAGES:
+        return _OTHER_LANGUAGES[first]
     if first in STATEMENT_WORDS or first.startswith(">"):
         return None
     if _WORD.fullmatch(first):
@@ -172,7 +193,8 @@ def syntax_error(e: UnexpectedInput, lines: list[str], line_map: Sequence[int], 
         end = max(end, column + 1)
     else:
         message = f"unexpected '{show(lexeme)}'{after}" if after else f"unexpected '{show(lexeme)}'"
-        if _WORD.fullmatch(lexeme):
+        hint = _operator_hint(text, index)
+        if hint is None and _WORD.fullmatch(lexeme):
             keywords = [w for n in accepts for w in KEYWORD_WORDS.get(n, ())]
             hint = did_you_mean(lexeme, keywords) if keywords else None
         if hint is None:

@@ -30,6 +30,8 @@ class DiceAsk:
     why: str                  # "Kara may roll up to 3 dice: Sorcery 3"
     most: int | None          # how many dice it may roll now; None when the engine knows best
     sides: int
+    recovery: bool = False    # a recovery check: the answer may also be the dice as written after
+                              # `rolled`, with the chosen re-rolls (`6 5 5 2, rerolling 2 to 4`, R14)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from ..engine import SeededDice
 from ..errors import DramaError, Position
 from ..pipeline import Board, Program, Session
 from ..syntax import nodes as n
-from ..syntax.printer import record
+from ..syntax.printer import actor_text, record
 from . import journal as j
 from .calls import Calls, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 from .walk import Walk
@@ -168,7 +168,26 @@ class Table:
         group = self.next_group()
         if not group:
             return None
-        return self._accept(group, j.Marker("script", group[0].pos.line, len(group)), calls)
+        return self._accept(self._standing(group), j.Marker("script", group[0].pos.line, len(group)), calls)
+
+    def _standing(self, group: list[n.Statement]) -> list[n.Statement]:
+        """Inside `if` and `repeat`, the lines as the interpreter runs them when some of their parties
+        are defeated (R7): a joint side goes on without its defeated members, a defence of defeated
+        parties is left out. The interpreter's own rule is asked, on a fork that is then dropped."""
+        game = self._session.interpreter.game
+        if self._walk.depth == 0 or game.drama is None:
+            return group
+        if not any(game.state(pid).defeated for s in group if isinstance(s, _MAY_SKIP)
+                   for pid in self._parties_of(s)):
+            return group
+        scratch = self._session.fork().interpreter
+        standing = []
+        for statement in group:
+            if isinstance(statement, _MAY_SKIP):
+                statement = scratch._without_defeated(statement)
+            if statement is not None:
+                standing.append(statement)
+        return standing
 
     def skip(self, note: str = "") -> Entry | None:
         """Pass over the script's next statement (an action with its defences) without playing it."""
@@ -196,7 +215,7 @@ class Table:
         if answer is None:
             self.declined = len(self.entries)
             return None
-        from ..syntax.printer import actor_text, quoted
+        from ..syntax.printer import quoted
         party = actor_text(ask.parties[0])
         kind, text = answer
         line = f"{party} dictates {quoted(text or '')}" if kind == "dictate" else f"{party} rerolls, roll"
@@ -301,8 +320,12 @@ class Table:
         for statement in statements:
             if isinstance(statement, n.Recover) and statement.first.kind != "given":
                 pid = self._party(statement.party)
-                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides))
-                if faces:
+                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides,
+                                      recovery=True))
+                if isinstance(faces, str):        # the dice with the chosen re-rolls, as written after `rolled`
+                    (read,) = self.program.read(f"{actor_text(pid)} recovers, rolled {faces}", "<dice>")
+                    statement = replace(statement, first=read.first)
+                elif faces:
                     statement = replace(statement, first=n.Dice("given", statement.first.pos or statement.pos,
                                                                   tuple(faces)))
             elif isinstance(statement, n.Reroll) and statement.dice.kind != "given":

@@ -25,6 +25,7 @@ from ..errors import DramaError, did_you_mean, one_of
 from ..syntax import nodes as n
 from . import board as boards
 from .calls import DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
+from ..syntax.printer import actor_text
 from .core import Table
 
 COMMANDS = {
@@ -39,6 +40,7 @@ COMMANDS = {
     "quit": "stop here; `drama play --resume` continues",
 }
 LOOKING = ("board", "state", "odds", "help", "save")      # commands that change nothing
+REROLLING = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*,?\s*(?:re-?rolling|rerolled)\b")
 DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
 
 
@@ -191,8 +193,16 @@ class TableLoop:
             if not line:
                 return None
             faces = _numbers(line)
+            if faces is None and ask.recovery and REROLLING.match(line):
+                try:                           # the chosen re-rolls of a recovery check (R14)
+                    self.table.program.read(f"{actor_text(ask.party)} recovers, rolled {line}", "<dice>")
+                except DramaError as error:
+                    self.show_error(error)
+                    continue
+                return line
             if faces is None:
-                self.not_an_answer(line, f"dice are faces from 1 to {ask.sides}, e.g. `6 4 1`")
+                self.not_an_answer(line, f"dice are faces from 1 to {ask.sides}, e.g. `6 4 1`"
+                                   + (", or `6 5 2, rerolling 2 to 4`" if ask.recovery else ""))
                 continue
             bad = [f for f in faces if not 1 <= f <= ask.sides]
             if bad:
