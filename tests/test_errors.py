@@ -793,7 +793,8 @@ TRIGGERS = {
     # the limits (dsl/limits.py; tests/test_limits.py checks each at the limit and one past it)
     "E010": _scenario(DRAMA + "if in drama\n" * 101 + "> deep\n" + "end\n" * 101),
     "E011": _scenario(DRAMA + "repeat 10001 times\n> again\nend\n"),
-    "E012": lambda folder: _scenario(DRAMA + "repeat 10000 times\nrepeat 10000 times\nend\nend\n")(folder, "run"),
+    "E012": lambda folder: (make_scenario(folder, DRAMA + "repeat 10000 times\nrepeat 10000 times\nend\nend\n"),
+                            drama("run", "scenario.yaml"))[1],
     "E013": _scenario(DRAMA + "> " + "x" * 4000 + "\n"),
     "E014": _scenario(DRAMA + "> a long play log\n" * 30000),
     "E015": _scenario(DRAMA + "Kara fireball -> Overlord with Sorcery, roll 1001\n"),

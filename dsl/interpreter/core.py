@@ -97,7 +97,7 @@ class Interpreter:
             self.finish()
         return self.events
 
-    def _tick(self, pos: Position) -> None:
+    def tick(self, pos: Position) -> None:
         """Count one statement or pass against the budget: past it, E012 (a
         collecting run stops, keeping the error in `spent`)."""
         self.steps += 1
@@ -114,7 +114,7 @@ class Interpreter:
         self.steps += 1
         if self.steps > self.budget:
             self.steps -= 1
-            self._tick(statement.pos)
+            self.tick(statement.pos)
         kind = type(statement)
         handler = _HANDLERS.get(kind)
         if handler is None:         # a block's own line (`if`, `else`, `end`) outside nesting
@@ -203,7 +203,7 @@ class Interpreter:
             if passes >= s.bound:
                 ended = "bound" if s.condition is not None else "count"
                 break
-            self._tick(s.pos)
+            self.tick(s.pos)
             self._block(s.body)
             passes += 1
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))

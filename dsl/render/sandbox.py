@@ -238,15 +238,27 @@ class Budget:
         self.started = time.monotonic()
         self._timer = threading.Timer(self.seconds, self._expire)
         self._timer.daemon = True
-        self._timer.start()
+        try:
+            self._timer.start()
+        except TemplateTimeout:     # spent before the block began: __exit__ would not run
+            self.__exit__(TemplateTimeout, None, None)
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
-        with self._lock:
-            self._armed = False
-            if self._fired:         # raised, but perhaps not delivered yet: take it back
-                _set_async_exc(self._thread, None)
-            self._timer.cancel()
+        late = False
+        while True:             # disarm; a timeout delivered while disarming is taken, and disarming done again
+            try:
+                with self._lock:
+                    self._armed = False
+                    if self._fired:     # raised, but perhaps not delivered yet: take it back
+                        _set_async_exc(self._thread, None)
+                    self._timer.cancel()
+                break
+            except TemplateTimeout:
+                late = True
+        if late and exc[0] is None:
+            raise TemplateTimeout
 
 
 def stream(template, context: dict) -> str:
