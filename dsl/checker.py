@@ -211,6 +211,10 @@ class _Checker:
                 self.guard(it.party, s.pos, name)
         elif kind is n.Hold or kind is n.Reroll:
             self.guard(it.party, s.pos, s.party)
+        elif kind is n.MemberLost:
+            pid = self.guard(it.party, s.pos, s.party)
+            if pid is not None:
+                self.guard(it.member, s.pos, pid, s.member)
         elif kind is n.Dictate:
             self.guard(it.party, s.pos, s.party)
             self.text(s.text, s)

@@ -47,12 +47,18 @@ CODES: dict[str, str] = {
     "E108": "a file that cannot be found or read",
     "E109": "a party defined twice",
     "E110": "a move that names a trait or treasure the party lacks",
+    "E120": "pronouns that cannot be read",
+    "E121": "narration words with a placeholder they cannot have",
+    "E122": "a clause not keyed by a qualifier",
     # names in a script
     "E201": "an unknown party",
     "E202": "an unknown trait or treasure",
     "E203": "a party that is not in the dramatic situation",
     "E204": "a role that is not bound to a party of the cast",
     "E205": "a placeholder that names nothing",
+    "E350": "a kind of scene that is not one of the six",
+    "E351": "a member that the group does not have",
+    "E352": "a member lost twice",
     "E206": "a flag or counter used before it is set",
     "E207": "a choice or option that names nothing",
     "E208": "a flag or counter with the name of a party, a role or a placeholder",
@@ -93,6 +99,9 @@ CODES: dict[str, str] = {
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
+    "E123": "a language or phrase book that cannot be found",
+    "E124": "a phrase book that cannot be read",
+    "E125": "a phrase that names what its outcome does not have",
     # expectations and `drama test`
     "E801": "an expectation that does not hold",
     "E802": "a test plan that cannot be read",

@@ -26,16 +26,36 @@ def start(title: str, settings: Settings, sheets: Iterable[PartySheet],
             "full_rest": str(settings.full_rest), "dice": {"sides": settings.sides, "high": settings.high},
             "ties": settings.ties,
         },
-        "cast": {
-            sheet.id: {"name": sheet.name, "maximum": sheet.quintessence, "members": list(sheet.members),
-                       "traits": dict(sheet.traits), "treasures": dict(sheet.treasures)}
-            for sheet in sheets
-        },
+        "cast": {sheet.id: _sheet(sheet) for sheet in sheets},
         "parties": states(now),
     }
     if state:
         event["state"] = dict(state)      # the flags and counters the cast starts with
     return event
+
+
+def _sheet(sheet: PartySheet) -> dict:
+    """A party of the cast; the words for narration only when the cast gives them."""
+    out = {"name": sheet.name, "maximum": sheet.quintessence, "members": list(sheet.members),
+           "traits": dict(sheet.traits), "treasures": dict(sheet.treasures)}
+    if sheet.short is not None:
+        out["short"] = _plain(sheet.short)
+    if sheet.pronouns is not None:
+        out["pronouns"] = sheet.pronouns
+    if sheet.words:
+        out["words"] = _plain(sheet.words)
+    if sheet.clauses:
+        out["clauses"] = _plain(sheet.clauses)
+    if sheet.names:
+        out["names"] = _plain(sheet.names)
+    return out
+
+
+def _plain(value):
+    """Frozen mappings as plain dicts, for JSON."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 def final(now: Mapping[str, PartyState], time: int, state: Mapping[str, bool | int] | None = None) -> dict:
@@ -164,9 +184,11 @@ def initiative(result: r.Initiative, line: int | None) -> dict:
                       for x in result.rolls]}
 
 
-def drama_begun(result: r.DramaBegun, line: int | None) -> dict:
+def drama_begun(result: r.DramaBegun, line: int | None, kind: str = "fight") -> dict:
+    """`kind`: the kind of scene (docs/language.md), for the transcript's words."""
     return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
-            "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of}
+            "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of,
+            "kind": kind}
 
 
 def round_begun(result: r.RoundBegun, line: int | None) -> dict:
@@ -204,6 +226,12 @@ def scene(line: int, title: str) -> dict:
 def narration(line: int, text: str) -> dict:
     """A `>` narration line, its placeholders filled in."""
     return {"type": "narration", "line": line, "text": text}
+
+
+def member_lost(line: int, party: str, member: str, drama: str | None, round_: int | None) -> dict:
+    """`Goblins lose member "Old Sal"`: a member of a group falls (narration only)."""
+    return {"type": "member_lost", "line": line, "drama": drama, "round": round_, "party": party,
+            "member": member}
 
 
 def defeat(line: int, party: str) -> dict:

@@ -91,6 +91,16 @@ class Names:
                                  hint=did_you_mean(name.text, [*known, *sheet.moves]))
         return trait, treasure
 
+    def member(self, pid: str, name: n.Name) -> str:
+        """A member of a group, for `PARTY lose member NAME` (E351)."""
+        members = self.sheets[pid].members
+        if name.text in members:
+            return name.text
+        raise DramaError("E351", f"{pid} has no member '{name.text}'", position=name.pos,
+                         expected=f"one of {one_of(members)}" if members
+                         else f"a group with `members:` in the cast ({pid} has none)",
+                         hint=did_you_mean(name.text, members))
+
     def move(self, pid: str, intent: str | None) -> Move | None:
         """The party's move for an intent (`defend` for a defence), if it has one."""
         return self.sheets[pid].moves.get(intent) if intent is not None else None

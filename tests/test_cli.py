@@ -63,7 +63,7 @@ EMBERFALL_TEXT_LINES = [
     "  12    Kara with Sorcery + Ember Staff, 6 6 4; Goblins with Numbers + Rusty Spears, 2 "
     "=> Kara 21, Goblins 5: Kara wins DOUBLE   [Goblins 1/3]",
     "  15    Kara dictates: the goblins scatter into the kitchens",
-    "  19    Goblins rerolls 4 lost: 3 1 5 2, 3 back   [Goblins 3/1]",
+    "  19    Goblins reroll 4 lost: 3 1 5 2, 3 back   [Goblins 3/1]",       # a group agrees (issue 15)
     "  21  Bren rushed recovery: 6 4 2 then 5 3, 1 back   [Bren 3/2]",
     "  23  round 2 (t = 6 s)",
     "  29    Goblins with Numbers + Rusty Spears, 1 1 => Goblins 5 vs target 5: GM wins (tie, vote)   [Goblins 1/3]",

@@ -139,7 +139,8 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     (error,) = unknown
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
-    assert error.expected == "'name', 'quintessence', 'traits', 'treasures', 'members', 'moves' or 'hidden'"
+    assert error.expected == ("'name', 'quintessence', 'traits', 'treasures', 'members', 'moves', 'hidden', "
+                              "'short', 'pronouns', 'clauses' or 'names'")
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass
@@ -731,6 +732,16 @@ def _cut_event_log(folder: Path):
     return drama("render", "cut.jsonl")
 
 
+def _lang(text: str | None, lang: str = "phrases.yaml"):
+    """A transcript in a language, or with a phrase file of the user's."""
+    def trigger(folder: Path):
+        make_scenario(folder, DRAMA)
+        if text is not None:
+            write(folder, lang, text)
+        return drama("run", "scenario.yaml", "--as", "transcript", "--lang", lang)
+    return trigger
+
+
 def _play_journal(folder: Path, script: str = DRAMA + "round\n") -> Path:
     """A journal of `drama play` with the first two statements of the script played."""
     from dsl.pipeline import Program
@@ -813,6 +824,18 @@ TRIGGERS = {
     "E108": lambda folder: drama("check", "nowhere.yaml"),
     "E109": _two_casts,
     "E110": _scenario(cast=EMBERFALL_CAST.replace("Sorcery + Ember Staff", "Sorcery + Ember Stave")),
+    "E120": _scenario(cast=EMBERFALL_CAST.replace("    quintessence: 6\n", "    pronouns: sie/her\n"
+                                                                          "    quintessence: 6\n", 1)),
+    "E121": _scenario(cast=EMBERFALL_CAST.replace(
+        "fireball: Sorcery + Ember Staff", 'fireball: {use: Sorcery + Ember Staff, says: "burns {tagret}"}')),
+    "E122": _scenario(cast=EMBERFALL_CAST.replace("    quintessence: 6\n", "    quintessence: 6\n"
+                                                  "    clauses: {tapestries: sparing the tapestries}\n", 1)),
+    "E123": _lang(None, "klingon"),
+    "E124": _lang("- just\n- a list\n"),
+    "E125": _lang("language: xx\nlocale: en\nphrases:\n  defeat: ['{P} falls to {Q}']\n"),
+    "E350": _scenario('drama "Throne Hall" with Kara, Bren, a debat\n'),
+    "E351": _scenario(DRAMA + 'Goblins lose member "Snak"\n'),
+    "E352": _scenario(DRAMA + 'Goblins lose member Snik\nGoblins lose member Snik\n'),
     "E201": _scenario(DRAMA + "Kara fireball -> Overlrd\n"),
     "E202": _scenario(DRAMA + "Bren bash -> Overlord with Strenght\n"),
     "E203": _scenario('drama "Duel" with Kara, Bren\nGoblins stab -> Bren\n'),
@@ -898,5 +921,5 @@ def test_every_code_is_reachable_from_the_command_line(in_tmp, code):
     assert f"{'warning' if warning else 'error'}[{code}]: " in outcome.stderr, outcome.stderr
     only_error_lines(outcome.stderr)
     first = outcome.stderr.splitlines()[0]
-    if code not in ("E108", "E501", "E510", "E512", "E908"):    # no file to point into for these
+    if code not in ("E108", "E501", "E510", "E512", "E908", "E123"):    # no file to point into for these
         assert ERROR_HEAD.match(first), first

@@ -75,7 +75,8 @@ def test_names_are_bare_where_they_read_back_and_quoted_where_not():
             '"Kara" "strike" -> "Lady with the Lamp" but not "the roll of the dice" with "Sorcery"\n'
             '"round" holds\n')
     assert layout(text) == ('drama "Fight" with Kara, "Lady with the Lamp", round\n'
-                            'Kara strike -> "Lady with the Lamp" but not the roll of the dice with Sorcery\n'
+                            # a quoted intent keeps its quotes: the writer's verb phrase (issue 15)
+                            'Kara "strike" -> "Lady with the Lamp" but not the roll of the dice with Sorcery\n'
                             '"round" holds\n')
 
 

@@ -382,7 +382,7 @@ def test_a_whole_session_at_the_terminal(tmp_path):
     assert dsl.run(yaml) == table.final_events()
     done = subprocess.run([sys.executable, "-m", "dsl", "run", str(yaml), "--as", "transcript"],
                           capture_output=True, text=True, env=env(), timeout=60)
-    assert done.returncode == 0 and "the pillars fall" in done.stdout
+    assert done.returncode == 0 and "the pillars fall" in done.stdout.lower()   # its own sentence (issue 15)
     # the history is kept next to the journal
     assert "/odds Kara fireball" in path.with_suffix(".history").read_text(encoding="utf-8")
 

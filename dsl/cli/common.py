@@ -104,10 +104,20 @@ def render_options(command):
     return command
 
 
-def output_text(events: list[dict], fmt: str, as_: str, numbers: bool, template: str | None) -> str:
+def prose_options(command):
+    """The options of a transcript's language and recap, shared by `run` and `render`."""
+    command = click.option("--recap", is_flag=True,
+                           help="End a transcript with a recap: who stood, who fell, what was dictated.")(command)
+    return click.option("--lang", default=None, metavar="LANG",
+                        help="The language of a transcript: en (default), fr, or a phrase file of your own "
+                             "(.yaml). See docs/templates.md.")(command)
+
+
+def output_text(events: list[dict], fmt: str, as_: str, numbers: bool, template: str | None,
+                lang: str | None = None, recap: bool = False) -> str:
     if fmt == "json":
         return to_json_lines(events)
     from ..render import render          # Jinja is loaded only when something is rendered
-    return render(events, as_=as_, format=fmt, template=template, numbers=numbers)
+    return render(events, as_=as_, format=fmt, template=template, numbers=numbers, lang=lang, recap=recap)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import DramaError
-from .common import CHOOSE_HELP, OUTPUTS, answers, bindings, fail, output_text, outputs, render_options
+from .common import CHOOSE_HELP, OUTPUTS, answers, bindings, fail, output_text, outputs, prose_options, render_options
 
 EXAMPLES_RUN = OUTPUTS + """
 \b
@@ -43,6 +43,7 @@ Examples:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the dice that the script asks the engine to roll (0 or more).")
 @render_options
+@prose_options
 @click.option("--lenient", is_flag=True,
               help="Let the setting's tie policy (or the dice) settle ties the script does not name.")
 @click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
@@ -57,11 +58,12 @@ Examples:
 @click.option("--choose", "chosen", multiple=True, metavar="CHOICE=OPTION", help=CHOOSE_HELP)
 def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, template: str | None,
                 output: str | None, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
-                record_file: str | None, roll_given: bool = False, chosen: tuple[str, ...] = ()) -> None:
+                record_file: str | None, roll_given: bool = False, chosen: tuple[str, ...] = (),
+                lang: str | None = None, recap: bool = False) -> None:
     """Run SCENARIO (a scenario YAML file) and print what happened: the session
     log or the transcript, as text, Markdown or HTML, or the event log as JSON."""
     try:
-        with outputs(scenario, *casts, template) as out:
+        with outputs(scenario, *casts, template, _phrase_file(lang)) as out:
             out.reserve(output)            # a missing folder, an input: refused before the run
             out.reserve(record_file)
             from ..interpreter import FRESH, PLAY
@@ -72,7 +74,7 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             one_shot()                     # the collector's work is done (dsl/speed.py)
             events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY,
                                  choices=given)
-            text = output_text(events, fmt, as_, numbers, template)
+            text = output_text(events, fmt, as_, numbers, template, lang, recap)
             if record_file:
                 from ..syntax.printer import record
                 try:
@@ -89,17 +91,18 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
 @click.command("render", epilog=EXAMPLES_RENDER)
 @click.argument("events_file", metavar="EVENTS.jsonl", type=click.Path(dir_okay=False))
 @render_options
+@prose_options
 def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template: str | None,
-                   output: str | None) -> None:
+                   output: str | None, lang: str | None = None, recap: bool = False) -> None:
     """Render a saved event log (EVENTS.jsonl, written by `drama run --format json`)
     without running anything: the session log or the transcript, as text,
     Markdown or HTML."""
     from ..render import read_event_log
     try:
-        with outputs(events_file, template) as out:
+        with outputs(events_file, template, _phrase_file(lang)) as out:
             out.reserve(output)
             events = read_event_log(events_file)
-            out.text(output, output_text(events, fmt, as_, numbers, template))
+            out.text(output, output_text(events, fmt, as_, numbers, template, lang, recap))
             out.commit()
     except DramaError as error:
         fail(getattr(error, "errors", [error]))
@@ -121,3 +124,8 @@ def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...
     if errors:
         fail(errors)          # returns when they are all warnings
     click.echo(f"{scenario}: ok")
+
+
+def _phrase_file(lang: str | None) -> str | None:
+    """A phrase book given as a file is an input: no output may go over it."""
+    return lang if lang and lang.endswith((".yaml", ".yml")) else None

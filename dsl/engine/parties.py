@@ -69,12 +69,28 @@ class PartySheet:
     moves: Mapping[str, Move] = field(default_factory=dict)
     hidden: bool = False      # the player board shows no numbers for it (`drama play --board-port`)
     pos: Position | None = field(default=None, compare=False)
+    # for narration only, never read by the rules: the short name for later
+    # mentions, the pronouns (`she/her`), the writer's words for each move
+    # (`says`, `hit`, `miss`) and for qualifiers (`but not tapestries` -> a clause)
+    short: str | None = None
+    pronouns: str | None = None
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    clauses: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)      # the full name in other languages
 
     def __post_init__(self):
         object.__setattr__(self, "traits", _frozen(self.traits))
         object.__setattr__(self, "treasures", _frozen(self.treasures))
         object.__setattr__(self, "moves", _frozen(self.moves))
         object.__setattr__(self, "members", tuple(self.members))
+        object.__setattr__(self, "words", _frozen({k: _frozen({w: _frozen(t) if isinstance(t, Mapping) else t
+                                                                for w, t in v.items()})
+                                                   for k, v in dict(self.words or {}).items()}))
+        object.__setattr__(self, "clauses", _frozen({k: _frozen(v) if isinstance(v, Mapping) else v
+                                                     for k, v in dict(self.clauses or {}).items()}))
+        object.__setattr__(self, "names", _frozen(self.names))
+        if isinstance(self.short, Mapping):
+            object.__setattr__(self, "short", _frozen(self.short))
 
     @property
     def is_group(self) -> bool:

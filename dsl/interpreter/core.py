@@ -83,6 +83,7 @@ class Interpreter:
         self.budget = budget         # statements (and passes through loops) a run may execute (E012)
         self.steps = 0
         self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
+        self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
     # ------------------------------------------------------------ running
 
@@ -331,7 +332,7 @@ class Interpreter:
 
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self.names.party(name) for name in s.parties]
-        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line))
+        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line, s.kind))
         self.fallen = set()
         self.last = None       # `last exchange` is one of this situation
 
@@ -346,6 +347,18 @@ class Interpreter:
 
     def _round(self, s: n.Round) -> None:
         self.events.append(ev.round_begun(self.game.next_round(), s.pos.line))
+
+    def _member_lost(self, s: n.MemberLost) -> None:
+        pid = self.names.party(s.party)
+        member = self.names.member(pid, s.member)
+        lost = self.members_lost.setdefault(pid, [])
+        if member in lost:
+            raise DramaError("E352", f"{member} of {pid} is already lost", position=s.member.pos,
+                             hint="a member is lost once; the transcript names it no more")
+        lost.append(member)
+        game = self.game
+        self.events.append(ev.member_lost(s.pos.line, pid, member, game.drama.name if game.drama else None,
+                                          game.round))
 
     def _hold(self, s: n.Hold) -> None:
         self.events.append(ev.held(self.game.hold(self.names.party(s.party)), s.pos.line))
@@ -441,7 +454,10 @@ class Interpreter:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
             qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            self.events.extend(ev.exchange(result, line, qualifiers, split))
+            events = ev.exchange(result, line, qualifiers, split)
+            if pending.action.intent_quoted:
+                events[0]["intent_quoted"] = True
+            self.events.extend(events)
         if pending.later:
             self.events.extend(pending.later)
 
@@ -485,6 +501,7 @@ class Interpreter:
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,
+    n.MemberLost: Interpreter._member_lost,
     n.Action: Interpreter._action, n.Defence: Interpreter._defence, n.Tie: Interpreter._tie,
     n.Split: Interpreter._split, n.Dictate: Interpreter._option, n.Reroll: Interpreter._option,
     n.Recover: Interpreter._recover, n.EndDrama: Interpreter._end_drama, n.Calm: Interpreter._time,

@@ -34,7 +34,10 @@ ROUND_FORM = "a whole number and a unit: seconds, minutes, hours, days or weeks 
 
 # what a field may hold; a "mapping" has the keys of its `items` schema, a
 # "table" maps names the user chooses to `items`, a "list" holds `items`
-KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table", "list", "path", "paths", "script", "state")
+KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table", "list", "path", "paths", "script",
+         "state", "words", "either")
+# "words": narration text, or a table of languages -> text (`{en: ..., fr: ...}`);
+# "either": text, or a mapping with the keys of `items`
 
 
 @dataclass(frozen=True)

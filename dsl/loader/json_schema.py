@@ -92,6 +92,9 @@ def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
         return {"type": "boolean"}
     if kind == "script":
         return {"type": "string"}
+    if kind == "words":
+        return {"anyOf": [{"type": "string", "minLength": 1},
+                          {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}}]}
     if kind == "state":          # a flag or a counter (dsl/interpreter/state.py)
         return {"type": ["boolean", "integer"], "minimum": -999_999_999, "maximum": 999_999_999}
     if kind == "paths":
@@ -115,6 +118,8 @@ def _field(field: Field) -> dict[str, Any]:
         out: dict[str, Any] = {"enum": list(field.choices)}
     elif field.kind == "mapping":
         out = _object(field.items)
+    elif field.kind == "either":
+        out = {"anyOf": [{"type": "string", "minLength": 1}, _object(field.items)]}
     elif field.kind == "table":
         out = {"type": "object", "additionalProperties": _items(field.items)}
         if field.names:

@@ -45,6 +45,14 @@ SETTING = Schema((
           choices=TIE_POLICIES),
 ))
 
+# a move written as a mapping: what it uses, and the words that narrate it
+MOVE = Schema((
+    Field("use", "text", "the 'Trait + Treasure' it uses when the script does not say"),
+    Field("says", "words", "what the party does, after its name: `hurls a gout of flame at {target}`"),
+    Field("hit", "words", "the outcome when it works: `{target} is engulfed`"),
+    Field("miss", "words", "the outcome when it fails: `{target} ducks behind a pillar`"),
+))
+
 PARTY = Schema((
     Field("name", "text", "the party's full name; the id when left out"),
     Field("quintessence", "integer", "the party's maximum (and starting) quintessence", required=True,
@@ -54,11 +62,26 @@ PARTY = Schema((
     Field("treasures", "table", "the party's treasures and their values (0 or more)", items="integer",
           names="sheet", empty_ok=True),
     Field("members", "list", "the members of a group, for narration only (R17)", items="text", empty_ok=True),
-    Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say",
-          items="text", empty_ok=True),
+    Field("moves", "table", "intent -> the 'Trait + Treasure' it uses when the script does not say, or a "
+          "mapping of `use` and the words that narrate it (`says`, `hit`, `miss`)",
+          items=Field("move", "either", "'Trait + Treasure', or `use` and the words of the move", items=MOVE),
+          empty_ok=True),
     Field("hidden", "boolean", "true: the player board of `drama play` shows no numbers for this party",
           default=False),
+    Field("short", "words", "the name for later mentions in a transcript (`Kara`); for narration only"),
+    Field("pronouns", "text", "the pronouns of narration: she/her, he/him, they/them, it/its or your own "
+          "three (xe/xem/xyr); they/them for a group when left out; never guessed from the name"),
+    Field("clauses", "table", "a qualifier as written (`but not tapestries`) -> the clause that narrates it",
+          items="words"),
+    Field("names", "table", "the full name in other languages of a transcript (`fr: la bande de gobelins`)",
+          items="text"),
 ))
+# (`short`, the words of a move and a clause may also be a table of languages:
+# `short: {en: the goblins, fr: les gobelins}`, for `drama run --lang`)
+
+# pronouns: subject/object/possessive, and whether a verb after them is plural
+PRONOUNS = {"she": ("she", "her", "her"), "he": ("he", "him", "his"), "they": ("they", "them", "their"),
+            "it": ("it", "it", "its")}
 
 CAST = Schema((
     Field("parties", "table", "each party's id -> its sheet", required=True, items=PARTY, names="party",
@@ -278,7 +301,18 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
                        hint="a name can be one or the other; rename one of them")
             del treasures[treasure]
     members = _members(f, found.get("members"), ctx, party_id)
-    moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures)
+    words: dict[str, dict[str, str]] = {}
+    moves = _moves(f, found.get("moves"), ctx, party_id, traits, treasures, words)
+    short = None
+    if "short" in found:
+        value = _words(f, *found["short"], ctx, f"the short name of '{party_id}'")
+        short = value if not isinstance(value, Bad) else None
+    names = {}
+    if "names" in found:
+        value = _words(f, *found["names"], ctx, f"the names of '{party_id}'", table=True)
+        names = value if isinstance(value, dict) else {}
+    pronouns = _pronouns(f, found.get("pronouns"), ctx, party_id)
+    clauses = _clauses(f, found.get("clauses"), ctx, party_id)
     hidden = expect_field(f, *found["hidden"], ctx, PARTY["hidden"], f"'hidden' of '{party_id}'") \
         if "hidden" in found else False
     return PartySheet(
@@ -291,7 +325,93 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         moves=moves,
         hidden=hidden is True,
         pos=position,
+        short=short,
+        pronouns=pronouns,
+        words=words,
+        clauses=clauses,
+        names=names,
     )
+
+
+def _words(f: YamlFile, key: Node, node: Node, ctx: Context, what: str, table: bool = False
+           ) -> str | dict[str, str] | Bad:
+    """Narration words: text, or a table of languages -> text (`{en: ..., fr: ...}`)."""
+    if isinstance(node, MappingNode):
+        out: dict[str, str] = {}
+        for lang, lang_key, value_node in f.items(node, ctx):
+            value = expect_str(f, lang_key, value_node, ctx, f"{what} in '{lang}'")
+            if not isinstance(value, Bad):
+                out[str(lang)] = value
+        return out
+    if table:
+        expect_mapping(f, key, node, ctx, what)
+        return BAD
+    return expect_str(f, key, node, ctx, what)
+
+def _pronouns(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str) -> str | None:
+    """`she/her`, `he/him`, `they/them`, `it/its` (or the three forms written out),
+    or three forms of the writer's own: `xe/xem/xyr` (E120)."""
+    if pair is None:
+        return None
+    value = expect_field(f, *pair, ctx, PARTY["pronouns"], f"the pronouns of '{party_id}'")
+    if isinstance(value, Bad):
+        return None
+    parts = [part.strip() for part in value.split("/")]
+    known = PRONOUNS.get(parts[0].lower()) if parts else None
+    if known is not None and len(parts) in (2, 3) and all(p.lower() in known for p in parts[1:]):
+        return "/".join(known)
+    if len(parts) == 3 and all(p and " " not in p for p in parts):
+        return "/".join(parts)
+    ctx.report("E120", f"the pronouns of '{party_id}' cannot be read: {value!r}", f.value_pos(*pair),
+               expected="she/her, he/him, they/them, it/its, or three forms of your own such as xe/xem/xyr",
+               hint=did_you_mean(value, ["she/her", "he/him", "they/them", "it/its"]))
+    return None
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _clauses(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str) -> dict[str, str]:
+    """A qualifier as written in the script (`but not tapestries`, `so that ...`) ->
+    the clause that narrates it (E122 for a key that is not a qualifier)."""
+    out: dict[str, str] = {}
+    if pair is None:
+        return out
+    mapping = expect_mapping(f, pair[0], pair[1], ctx, f"the clauses of '{party_id}'", none_ok=True)
+    if mapping is None or isinstance(mapping, Bad):
+        return out
+    for key, key_node, node in f.items(mapping, ctx):
+        text = " ".join(str(key).split()) if isinstance(key, str) else ""
+        if not (text.startswith("but not ") or text.startswith("so that ")):
+            ctx.report("E122", f"a clause of '{party_id}' must be keyed by a qualifier as the script writes it, "
+                       f"not {key!r}", f.pos(key_node),
+                       expected="`but not PHRASE` or `so that PHRASE`, e.g. `but not tapestries: taking care "
+                                "not to set the tapestries alight`")
+            continue
+        value = _words(f, key_node, node, ctx, f"the clause '{text}' of '{party_id}'")
+        texts = value.values() if isinstance(value, dict) else [value]
+        if not isinstance(value, Bad) and all(_words_ok(f, key_node, node, ctx, t, f"the clause '{text}'", ())
+                                              for t in texts):
+            out[text] = value
+    return out
+
+
+def _words_ok(f: YamlFile, key_node: Node, node: Node, ctx: Context, text: str, what: str,
+              allowed: tuple[str, ...]) -> bool:
+    """Narration words with only the placeholders allowed (`{target}`) (E121)."""
+    for match in _PLACEHOLDER.finditer(text):
+        if match.group(1) not in allowed:
+            ctx.report("E121", f"{what} has the placeholder {{{match.group(1)}}}, which narration cannot fill",
+                       f.value_pos(key_node, node),
+                       expected=f"only {', '.join('{' + a + '}' for a in allowed)}" if allowed
+                       else "plain words, without { }",
+                       hint=did_you_mean(match.group(1), allowed) if allowed else None)
+            return False
+    if "{" in _PLACEHOLDER.sub("", text) or "}" in _PLACEHOLDER.sub("", text):
+        ctx.report("E121", f"{what} has an unmatched brace", f.value_pos(key_node, node),
+                   expected="`{target}` written whole, or no braces")
+        return False
+    return True
 
 
 def _levels(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str, kind: str
@@ -346,7 +466,7 @@ def _members(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id
 
 
 def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str,
-           traits: dict, treasures: dict) -> dict[str, Move]:
+           traits: dict, treasures: dict, words: dict[str, dict[str, str]]) -> dict[str, Move]:
     out: dict[str, Move] = {}
     if pair is None:
         return out
@@ -360,6 +480,22 @@ def _moves(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: 
         if not isinstance(intent, str) or not intent.strip():
             ctx.report("E104", f"a move's intent must be a name, not {describe(f, key_node)}", f.pos(key_node))
             continue
+        if isinstance(node, MappingNode):
+            found = known_keys(f, node, ctx, MOVE, f"the move '{intent}' of '{party_id}'")
+            said: dict[str, str] = {}
+            for key in ("says", "hit", "miss"):
+                if key in found:
+                    value = _words(f, *found[key], ctx, f"the words '{key}' of '{intent}'")
+                    texts = value.values() if isinstance(value, dict) else [value]
+                    if not isinstance(value, Bad) and all(_words_ok(f, *found[key], ctx, text,
+                                                                    f"'{key}' of the move '{intent}'", ("target",))
+                                                          for text in texts):
+                        said[key] = value
+            if said:
+                words[intent] = said
+            if "use" not in found:
+                continue
+            key_node, node = found["use"]
         text = expect_str(f, key_node, node, ctx, f"the move '{intent}' of '{party_id}'", expected=form)
         if isinstance(text, Bad):
             continue

@@ -43,28 +43,34 @@ def render_text(events: Iterable[dict]) -> str:
 
 
 def render(events: Iterable[dict], as_: str = "log", format: str = "text",
-           template: str | os.PathLike | None = None, numbers: bool = False) -> str:
+           template: str | os.PathLike | None = None, numbers: bool = False,
+           lang: str | os.PathLike | None = None, recap: bool = False) -> str:
     """Render an event log: `as_` is `log` or `transcript`, `format` is `text`,
     `md` or `html`; `template` is an author's template file or folder (its
     templates come before the built-in ones); `numbers` puts the values into a
-    transcript. Raises DramaError: E601 for an error in a template, E602 for
-    events that are not an event log."""
+    transcript; `lang` is the transcript's language (`en`, `fr`, or a phrase
+    file); `recap` ends a transcript with who stood, who fell and what was
+    dictated. Raises DramaError: E601 for an error in a template, E602 for
+    events that are not an event log, E123-E125 for a phrase book."""
     if as_ not in KINDS:
         raise ValueError(f"as_ must be one of {KINDS}, not {as_!r}")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
     from jinja2 import TemplateNotFound, TemplateSyntaxError
     from jinja2.exceptions import SecurityError, UndefinedError
+    from . import phrasebook
+    book = phrasebook.load(lang if as_ == "transcript" else None)
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
         raise DramaError("E602", "an event log must begin with a `start` event")
     try:
-        context = build_context(events, as_=as_, fmt=format, numbers=numbers)
+        context = build_context(events, as_=as_, fmt=format, numbers=numbers, lang=book.language)
+        context.update(lang=book.language, language=book.name, recap=bool(recap))
     except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
     from .sandbox import Budget, TemplateLimit, TemplateTimeout, stream
     environment, name = _environment(format, as_, template)
-    environment.filters.update(filters(context))
+    environment.filters.update(filters(context, book))
     environment.guard_filters()
     try:
         with Budget():

@@ -42,11 +42,24 @@ def short_name(pid: str, name: str) -> str:
     return " ".join(lead) if lead else name
 
 
-def _party(pid: str, sheet: dict, index: int, start: dict, final: dict) -> dict:
-    name = sheet.get("name") or pid
+def localized(value: Any, lang: str) -> Any:
+    """Narration words given per language (`{en: ..., fr: ...}`): the language's,
+    else English, else the first; plain text as it is."""
+    if isinstance(value, dict):
+        return value.get(lang) or value.get("en") or next(iter(value.values()), None)
+    return value
+
+
+def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: str = "en") -> dict:
+    name = (sheet.get("names") or {}).get(lang) or sheet.get("name") or pid
     members = list(sheet.get("members") or [])
+    pronouns = sheet.get("pronouns") or ("they/them/their" if members else None)
+    words = {move: {key: localized(text, lang) for key, text in (said or {}).items()}
+             for move, said in (sheet.get("words") or {}).items()}
     return {
-        "id": pid, "name": name, "short": short_name(pid, name), "members": members,
+        "id": pid, "name": name, "short": localized(sheet.get("short"), lang) or short_name(pid, name),
+        "members": members, "pronouns": pronouns, "plural": bool(pronouns and pronouns.split("/")[0] == "they"),
+        "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
         "traits": dict(sheet.get("traits") or {}), "treasures": dict(sheet.get("treasures") or {}),
@@ -58,7 +71,7 @@ def _party(pid: str, sheet: dict, index: int, start: dict, final: dict) -> dict:
 class _Builder:
     """One pass over the events."""
 
-    def __init__(self, events: list[dict]):
+    def __init__(self, events: list[dict], lang: str = "en"):
         self.events = events
         self.start = events[0]
         self.final = events[-1] if events[-1].get("type") == "final" else None
@@ -66,8 +79,8 @@ class _Builder:
         first = self.start.get("parties") or {}
         last = (self.final or {}).get("parties") or {}
         ids = list(cast) + [pid for pid in first if pid not in cast]
-        self.parties = [_party(pid, cast.get(pid, {}), i, first.get(pid, {}), last.get(pid, first.get(pid, {})))
-                        for i, pid in enumerate(ids)]
+        self.parties = [_party(pid, cast.get(pid, {}), i, first.get(pid, {}), last.get(pid, first.get(pid, {})),
+                               lang) for i, pid in enumerate(ids)]
         self.party = {p["id"]: p for p in self.parties}
         self.state = {pid: dict(s) for pid, s in first.items()}
         self.history = {pid: [(0, s.get("quintessence", 0))] for pid, s in first.items()}
@@ -89,6 +102,9 @@ class _Builder:
         return self.section
 
     def _add(self, item: dict) -> dict:
+        if self.section is None:
+            self._new_section(None, None, item["step"])
+        item.setdefault("scene", len(self.sections) - 1)
         if self.round is not None:
             item.setdefault("round", self.round["number"])
             self.round["entries"].append(item)
@@ -184,6 +200,7 @@ class _Builder:
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),
                           party_ids=list(event.get("party_ids") or []), rounds=[], end=None,
+                          scene_kind=event.get("kind") or "fight",
                           initiative=None, exchanges=0, defeated=[])
         item["drama"] = item["name"]
         self._add(item)
@@ -216,6 +233,9 @@ class _Builder:
                                     rolls=ordered))
         if self.drama is not None and self.drama["initiative"] is None:
             self.drama["initiative"] = item
+
+    def _on_member_lost(self, step, event):
+        self._add(self._item("member_lost", step, event, party=event.get("party"), member=event.get("member")))
 
     def _on_hold(self, step, event):
         self._add(self._item("hold", step, event, party=event.get("party")))
@@ -312,7 +332,8 @@ class _Builder:
             for pid in cleared:
                 if not (event.get("parties") or {}).get(pid):
                     self.state[pid] = {**self.state[pid], "defeated": False}
-            self.drama["end"] = {**event, "step": step, "key": step, "cleared": cleared}
+            self.drama["end"] = {**event, "step": step, "key": step, "cleared": cleared,
+                                 "scene": self.drama.get("scene")}
             self.drama = None
             self.round = None
             self.last_item = None
@@ -380,9 +401,10 @@ def _chart(builder: _Builder) -> dict:
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def build_context(events: list[dict], *, as_: str, fmt: str, numbers: bool) -> dict[str, Any]:
-    """Everything a template receives (see docs/templates.md)."""
-    builder = _Builder(events)
+def build_context(events: list[dict], *, as_: str, fmt: str, numbers: bool, lang: str = "en") -> dict[str, Any]:
+    """Everything a template receives (see docs/templates.md); `lang` chooses the
+    names and words the cast gives per language."""
+    builder = _Builder(events, lang)
     builder.build()
     start = builder.start
     final = builder.final or {"type": "final", "line": None, "time": builder.time,

@@ -203,10 +203,34 @@ def control(event: dict) -> str:
     return str(kind)
 
 
-def filters(context: dict) -> dict:
+def agree(party: dict):
+    """The `agree` filter of the logs: `"Kara & Bren"|agree("wins", "win")` is
+    `win`: the form for a joint side, a group or a they is the second."""
+    def form(side: Any, one: str, more: str) -> str:
+        ids = [p.strip() for p in str(side).split(" & ")]
+        if len(ids) > 1 or any((party.get(p) or {}).get("plural") for p in ids):
+            return more
+        return one
+    return form
+
+
+def filters(context: dict, book=None) -> dict:
+    from .narrator import Narrator
+    from .phrasebook import load
+    from .tell import Teller
     prose = Prose(context["seed"], context["party"])
+    book = book if book is not None else load("en")
+    teller = Teller(Narrator(book, context), context)
+
+    def word(key: str, **values: Any) -> str:
+        text = book.word(key)
+        return text % values if values else text
+
     return {
-        "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": and_list,
+        "narrate": teller.item, "tells": teller.tells, "begins": teller.drama_begins, "ends": teller.drama_ends,
+        "round_begins": teller.round_begins, "recap": teller.recap, "t": word,
+        "agree": agree(context["party"]),
+        "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": book.join,
         "dice": dice, "signed": signed, "capfirst": capfirst, "sentence": sentence, "ordinal": ordinal,
         "count_word": count_word, "duration": duration, "state": state, "states": states,
         "md_cell": md_cell, "bare": bare, "plural": plural, "control": control,

@@ -9,6 +9,7 @@ from typing import Sequence
 from ..durations import Duration, unit_name
 from ..errors import DramaError, Position, did_you_mean
 from ..limits import MAX_DICE, MAX_LOOP_BOUND, MAX_NESTING, too_deep, too_many_dice
+from ..scenes import KINDS_OF_SCENE
 from . import nodes
 from .vocabulary import MAX_DIGITS
 from .wording import content_end, show
@@ -30,6 +31,10 @@ _LOOP_UNITS = {"rounds": "rounds", "round": "rounds", "times": "times", "time": 
 def _text_column(token) -> int:
     """Where the text of a bare or quoted text token starts."""
     return token.column + 1 if token.type == "STRING" else token.column
+
+
+class _Quoted(str):
+    """An intent written in quotes (the writer's verb phrase)."""
 
 
 def _unquote(token: str) -> str:
@@ -97,7 +102,7 @@ class Builder:
 
     def intent(self, c):
         if c[0].type == "STRING":
-            return _unquote(c[0])
+            return _Quoted(_unquote(c[0]))
         return " ".join(c)
 
     def phrase(self, c):
@@ -261,10 +266,24 @@ class Builder:
     def drama(self, c):
         keyword, title = c[0], c[1]
         length = c[-1] if type(c[-1]) is Duration else None
-        parties = tuple(c[3:-1] if length is not None else c[3:])
+        rest = c[3:-1] if length is not None else c[3:]
+        kind = rest[-1] if rest and type(rest[-1]) is str else "fight"
+        parties = tuple(x for x in rest if type(x) is nodes.Name)
         return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties,
-                                          length))
+                                          length, kind))
 
+    def drama_kind(self, c):
+        word = c[-1]
+        if str(word) not in KINDS_OF_SCENE:
+            raise DramaError("E350", f"there is no kind of scene '{word}'", position=Position(
+                self.file, self.line_map[word.line], word.column, word.end_column),
+                expected="one of " + ", ".join(KINDS_OF_SCENE),
+                hint=did_you_mean(str(word), KINDS_OF_SCENE))
+        return str(word)
+
+    def member_lost(self, c):
+        party, member = c[0], c[-1]
+        return self._add(nodes.MemberLost(self._name_line_pos(party), party, member))
     def rounds_of(self, c):
         keyword, amount, unit = c
         length = self._duration(amount, unit)
@@ -321,8 +340,8 @@ class Builder:
     def action(self, c):
         actor = c[0]
         intent, target, gm_target, quals, extras, uses, gm, dice, _ = self._action(c, 1)
-        return self._add(nodes.Action(self._name_line_pos(actor), (actor,), intent, target, gm_target,
-                                      quals, extras, uses, gm, dice))
+        return self._add(nodes.Action(self._name_line_pos(actor), (actor,), str(intent), target, gm_target,
+                                      quals, extras, uses, gm, dice, intent_quoted=type(intent) is _Quoted))
 
     def _joint_check(self, what, actors, participants):
         if not participants:
@@ -340,8 +359,9 @@ class Builder:
         actors = tuple(c[:n])
         intent, target, gm_target, quals, extras, uses, gm, dice, participants = self._action(c, n)
         self._joint_check("action", actors, participants)
-        return self._add(nodes.Action(self._name_line_pos(actors[0]), actors, intent, target, gm_target,
-                                      quals, extras, uses, gm, dice, participants))
+        return self._add(nodes.Action(self._name_line_pos(actors[0]), actors, str(intent), target, gm_target,
+                                      quals, extras, uses, gm, dice, participants,
+                                      intent_quoted=type(intent) is _Quoted))
 
     def defence(self, c):
         party = c[0]

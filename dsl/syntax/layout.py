@@ -95,7 +95,8 @@ def _parties(names: tuple[nodes.Name, ...]) -> str:
 
 
 def _action(s: nodes.Action) -> list[str]:
-    head = _parties(s.actors) + " " + intent_text(s.intent)
+    # a quoted intent stays quoted: it is the writer's verb phrase (the transcript reads it so)
+    head = _parties(s.actors) + " " + (quoted(s.intent) if s.intent_quoted else intent_text(s.intent))
     if s.target is not None:
         head += " -> " + name_text(s.target.text)
     else:

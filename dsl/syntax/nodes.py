@@ -129,11 +129,14 @@ class Narration(Statement):
 @dataclass(frozen=True)
 class DramaBegin(Statement):
     """`drama "Name" with A, B, C`: a dramatic situation begins; `, rounds of 1 hour`
-    gives its own round length (`round`, R13 and point 14), else None: the setting's."""
+    gives its own round length (`round`, R13 and point 14), else None: the setting's;
+    `, a debate` its kind (fight, chase, debate, race, escape, contest), for the
+    transcript's words only."""
 
     name: str
     parties: tuple[Name, ...]
     round: Duration | None = None
+    kind: str = "fight"
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ class Action(Statement):
     gm: int
     dice: Dice
     participants: tuple[Participant, ...] = ()
+    intent_quoted: bool = False     # written in quotes: the writer's verb phrase (`"drives them back"`)
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,15 @@ class Hold(Statement):
     """`Kara holds`: the party lets its turn pass and may act later this round (R9)."""
 
     party: Name
+
+
+@dataclass(frozen=True)
+class MemberLost(Statement):
+    """`Goblins lose member "Old Sal"`: a member of a group falls, for narration (R17);
+    the transcript names the member no more."""
+
+    party: Name
+    member: Name
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,8 @@ def _exchange(action: dict, comparisons: Sequence[dict], groups: frozenset = fro
     attacker = first["sides"]["attacker"]
     efforts = attacker["efforts"]
     actors = [e["party"] for e in efforts] or list(action["actors"])
-    head = _side_party_names(actors) + " " + intent_text(action["intent"])
+    head = _side_party_names(actors) + " " + (quoted(action["intent"]) if action.get("intent_quoted")
+                                              else intent_text(action["intent"]))
     if action.get("gm_target") is not None:
         head += f" vs {'-' if action['gm_target'] < 0 else ''}{_number(abs(action['gm_target']))}"
     else:
@@ -369,12 +370,15 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         elif kind == "narration":
             paragraphs.append(("narration", [_narration(literal(event["text"]))]))
         elif kind == "drama":
-            # a party whose name starts with `rounds` is quoted after a comma, where
-            # `rounds of` gives the round length
-            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] == "rounds" else name_text(pid)
+            # a party whose name starts with `rounds`, `a` or `an` is quoted after a comma,
+            # where `rounds of` gives the round length and `a debate` the kind of scene
+            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] in ("rounds", "a", "an") else name_text(pid)
                                 for i, pid in enumerate(event["party_ids"]))
             rounds_of = event.get("rounds_of")
+            kind = event.get("kind") or "fight"
+            article = ", an " if kind[:1] in "aeiou" else ", a "
             paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"
+                                         + (article + kind if kind != "fight" else "")
                                          + (f", rounds of {_duration(rounds_of)}" if rounds_of else "")]))
             in_drama = True
         elif kind == "initiative":
@@ -383,6 +387,8 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
             paragraphs.append(("round", ["round"]))
         elif kind == "hold":
             paragraphs.append(("hold", [actor_text(event["party"]) + " holds"]))
+        elif kind == "member_lost":
+            paragraphs.append(("hold", [actor_text(event["party"]) + " lose member " + quoted(event["member"])]))
         elif kind == "action":
             comparisons = []
             while i < n and events[i]["type"] == "exchange":

@@ -74,7 +74,7 @@ NAME_ENDS: tuple[str, ...] = ("with", "but", "so", "vs")
 STATEMENT_WORDS: tuple[str, ...] = ("scene", "drama", "initiative", "round", "tie", "split", "end", "calm", "rest",
                                     "include", "if", "else", "repeat", "choose", "option", "set", "expect")
 # the statement verbs that follow the actor(s)
-VERBS: tuple[str, ...] = ("defends", "defend", "holds", "recovers", "dictates", "rerolls")
+VERBS: tuple[str, ...] = ("defends", "defend", "holds", "recovers", "dictates", "rerolls", "loses", "lose")
 # every keyword that may follow the actor: an intent must not start with one
 AFTER_ACTOR: tuple[str, ...] = ("with",) + VERBS
 # keywords that end a qualifier's phrase
@@ -94,6 +94,10 @@ SHOW_TERMINAL: dict[str, str] = {
     "AMP": "'&'",
     "_DEFENDS": "'defends'",
     "_HOLDS": "'holds'",
+    "_LOSES": "'lose member'",
+    "_MEMBER": "'member'",
+    "_A": "', a' and a kind of scene",
+    "_AN": "', an' and a kind of scene",
     "_RECOVERS": "'recovers'",
     "_DICTATES": "'dictates'",
     "_REROLLS": "'rerolls'",

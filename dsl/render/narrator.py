@@ -1,0 +1,345 @@
+"""The narrator of a transcript: each entry of the context told in sentences, from
+a phrase book (phrasebook.py), naming people as a writer would (full name first,
+then the short name or a pronoun, never the same subject twice in a row), with
+verbs agreeing with their subjects, and no phrase repeated within a scene."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .phrasebook import PhraseBook, choose_form, slots
+
+VOWELS = "aeiouAEIOU"
+
+
+def stable_hash(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Parties named in a sentence: one id, a joint side or a list of them."""
+
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Words:
+    """The writer's words, with `{target}` standing for a role (filled like a phrase)."""
+
+    text: str
+
+
+def ids_of(side: Any) -> tuple[str, ...]:
+    """A party id, a side (`Kara & Bren`) or a list of either, flattened once."""
+    if side is None:
+        return ()
+    items = [side] if isinstance(side, str) else list(side)
+    out: list[str] = []
+    for item in items:
+        for pid in str(item).split(" & "):
+            pid = pid.strip()
+            if pid and pid not in out:
+                out.append(pid)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# English verbs: the writer's verb phrases agree with their subject
+
+def english_bare(phrase: str) -> str:
+    """`leaps the chasm` -> `leap the chasm`: the first word in the base form."""
+    words = phrase.split(" ", 1)
+    first = words[0]
+    lower = first.lower()
+    irregular = {"is": "be", "has": "have", "does": "do", "goes": "go"}
+    if lower in irregular:
+        first = irregular[lower]
+    elif len(lower) > 3 and lower.endswith("ies"):
+        first = first[:-3] + "y"
+    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
+        first = first[:-2]
+    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        first = first[:-1]
+    return " ".join([first] + words[1:])
+
+
+def english_plural(phrase: str) -> str:
+    """`is engulfed` -> `are engulfed`, `leaps` -> `leap`: a verb agreeing with a plural subject."""
+    words = phrase.split(" ", 1)
+    forms = {"is": "are", "has": "have", "was": "were", "does": "do"}
+    if words[0].lower() in forms:
+        return " ".join([forms[words[0].lower()]] + words[1:])
+    return english_bare(phrase)
+
+
+def english_third(phrase: str) -> str:
+    """`drive them back` -> `drives them back`; `drives them back` stays."""
+    words = phrase.split(" ", 1)
+    first = words[0]
+    lower = first.lower()
+    if english_bare(first) != first:          # already inflected
+        return phrase
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if lower in irregular:
+        first = irregular[lower]
+    elif lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        first += "es"
+    elif len(lower) > 1 and lower.endswith("y") and lower[-2] not in VOWELS:
+        first = first[:-1] + "ies"
+    else:
+        first += "s"
+    return " ".join([first] + words[1:])
+
+
+class Narrator:
+    """Tells the entries of one rendering, in order (the state of who was named
+    last, and of the phrases used in the scene, is carried from one to the next)."""
+
+    def __init__(self, book: PhraseBook, context: dict):
+        self.book = book
+        self.seed = context["seed"]
+        self.party = context["party"]
+        self.numbers = context["numbers"]
+        self.scene_index: Any = object()
+        self.introduced: set[str] = set()
+        self.used: dict[str, int] = {}
+        self.clock = 0
+        self.last_subject: tuple[str, ...] | None = None
+        self.last_named: set[str] = set()
+        self.last_form: dict[tuple[str, ...], str] = {}
+        self.standing_members = {pid: list(p["members"]) for pid, p in self.party.items()}
+        self.kind = "fight"
+
+    # ------------------------------------------------------------ scenes
+
+    def scene(self, item: dict) -> None:
+        """A new scene: everyone is introduced again, every phrase is fresh."""
+        index = item.get("scene")
+        if index != self.scene_index:
+            self.scene_index = index
+            self.introduced = set()
+            self.used = {}
+            self.break_()
+
+    def break_(self) -> None:
+        """Someone else's words came in between (narration, a dictated outcome)."""
+        self.last_subject = None
+        self.last_named = set()
+
+    # ------------------------------------------------------------ people
+
+    def _pronoun_key(self, pid: str) -> str | None:
+        p = self.party.get(pid)
+        if p is None:
+            return None
+        if p.get("pronouns"):
+            return p["pronouns"].split("/")[0]
+        return "they" if p["group"] else None
+
+    def _pronouns(self, pid: str) -> tuple[str, str, str] | None:
+        key = self._pronoun_key(pid)
+        if key is None:
+            return None
+        if key in self.book.pronouns:
+            return self.book.pronouns[key]
+        forms = self.party[pid]["pronouns"].split("/")
+        return (forms + forms[-1:] * 3)[:3]
+
+    def count(self, value: Any) -> int:
+        """How many a subject counts for agreement: 1 for a party with singular
+        pronouns (or none), more for a group, a they, a joint side or a list."""
+        if isinstance(value, Ref):
+            if len(value.ids) != 1:
+                return max(len(value.ids), 2)
+            pid = value.ids[0]
+            if self._pronoun_key(pid) == "they":
+                return max(len(self.party[pid]["members"]), 2) if pid in self.party else 2
+            return 1
+        words = str(value).split(" ", 1)
+        return int(words[0]) if words[0].isdigit() else 1
+
+    def gender(self, value: Any) -> str:
+        if not isinstance(value, Ref):
+            return ""
+        genders = {self.book.genders.get(self._pronoun_key(pid) or "", "") for pid in value.ids}
+        if len(genders) == 1:
+            return genders.pop()
+        return self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
+
+    def plural(self, value: Any) -> bool:
+        return self.book.plural(self.count(value)) != "one"
+
+    def _one(self, pid: str, mode: str | None, alone: bool, start: bool, key: str) -> tuple[str, str]:
+        """(the words for one party, the form used: full, short, pronoun, members)."""
+        if pid == "GM":
+            return self.book.word("the_gm"), "gm"
+        p = self.party.get(pid)
+        if p is None:
+            return pid, "id"
+        if mode == "full" or pid not in self.introduced:
+            self.introduced.add(pid)
+            return p["name"], "full"
+        if mode is None and alone and start and self.last_subject == (pid,):
+            pronoun = self._pronouns(pid)
+            ambiguous = any(self._pronoun_key(other) == self._pronoun_key(pid)
+                            for other in self.last_named if other != pid)
+            if pronoun is not None and not ambiguous and self.last_form.get((pid,)) != "pronoun":
+                return pronoun[0], "pronoun"
+            # no pronoun to use: at least not the same words twice in a row
+            if self.last_form.get((pid,)) == "short":
+                return p["name"], "full"
+        members = self.standing_members.get(pid) or []
+        if alone and p["group"] and len(members) > 1 and mode is None and not start \
+                and stable_hash(f"{self.seed}:{key}:members") % 3 == 0:
+            return self.book.join(members), "members"
+        return p["short"], "short"
+
+    def mention(self, value: Any, mode: str | None, start: bool, key: str) -> str:
+        if not isinstance(value, Ref):
+            return str(value)
+        ids = value.ids
+        if not ids:
+            return self.book.word("nobody")
+        if len(ids) == 1:
+            text, form = self._one(ids[0], mode, True, start, key)
+            self.last_form[ids] = form
+            return text
+        if start and self.last_subject == ids and all(pid in self.introduced for pid in ids) \
+                and self.last_form.get(ids) != "pronoun":
+            they = self.book.pronouns.get("they")
+            if they is not None:
+                self.last_form[ids] = "pronoun"
+                return they[0]
+        self.last_form[ids] = "list"
+        return self.book.join(self._one(pid, mode, False, False, key)[0] for pid in ids)
+
+    # ------------------------------------------------------------ phrases
+
+    def _pronoun_ok(self, ids: tuple[str, ...]) -> bool:
+        """Whether a repeated subject can be a pronoun this time."""
+        if self.last_form.get(ids) == "pronoun":
+            return False
+        if len(ids) > 1:
+            return "they" in self.book.pronouns
+        pid = ids[0]
+        return self._pronouns(pid) is not None and not any(
+            self._pronoun_key(other) == self._pronoun_key(pid) for other in self.last_named if other != pid)
+
+    def _repeats(self, text: str, roles: dict) -> bool:
+        """Whether a phrase would name the last sentence's subject again, first,
+        in the same way (no pronoun to use): never the same subject twice in a row."""
+        for match, role, mode, forms in slots(text):
+            if forms:
+                continue
+            value = roles.get(role)
+            return (isinstance(value, Ref) and value.ids == self.last_subject and not match.start()
+                    and not self._pronoun_ok(value.ids))
+        return False
+
+    def pick(self, outcome: str, key: str, roles: dict | None = None, **facts: Any) -> str:
+        """The most specific phrase of an outcome for the facts, one not used yet
+        in the scene if there is one (else the one used longest ago), chosen
+        from the seed and the key; a phrase that would name the last subject
+        again first is taken only when no other is left."""
+        facts.setdefault("kind", self.kind)
+        levels: dict[int, list[str]] = {}
+        for phrase in self.book.phrases.get(outcome, ()):
+            if all(facts.get(fact) in values for fact, values in phrase.when.items()):
+                levels.setdefault(len(phrase.when), []).extend(phrase.say)
+        if not levels:
+            return ""
+        ordered = [levels[n] for n in sorted(levels, reverse=True)]
+        for options in ordered:
+            fresh = [o for o in options if o not in self.used]
+            if roles:
+                fresh = [o for o in fresh if not self._repeats(o, roles)] or fresh
+            if fresh:
+                choice = fresh[stable_hash(f"{self.seed}:{key}:{outcome}") % len(fresh)]
+                break
+        else:
+            options = ordered[0]
+            oldest = min(self.used.get(o, 0) for o in options)
+            stale = [o for o in options if self.used.get(o, 0) == oldest]
+            choice = stale[stable_hash(f"{self.seed}:{key}:{outcome}") % len(stale)]
+        self.clock += 1
+        self.used[choice] = self.clock
+        return choice
+
+    def fill(self, text: str, key: str, roles: dict[str, Any]) -> str:
+        """A phrase with its roles named and its words agreeing (no final period)."""
+        # the writer's words go in first: their `{target}` is a role too
+        for name, value in roles.items():
+            if isinstance(value, Words):
+                text = text.replace("{" + name + "}", value.text.replace("{target}", "{T}"))
+        out: list[str] = []
+        at = 0
+        subject = None
+        named: set[str] = set()
+        for match, role, mode, forms in slots(text):
+            out.append(text[at:match.start()])
+            at = match.end()
+            value = roles.get(role, "")
+            if forms:
+                out.append(choose_form(self.book, forms, self.book.plural(self.count(value)),
+                                       self.gender(value)))
+                continue
+            start = not "".join(out).strip()
+            words = self.mention(value, mode, start, f"{key}:{role}")
+            if isinstance(value, Ref):
+                if subject is None:
+                    subject = value.ids
+                named.update(value.ids)
+            out.append(words)
+        out.append(text[at:])
+        if subject is not None:
+            self.last_subject = subject
+            self.last_named = named
+        return "".join(out).strip()
+
+    def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
+        phrase = self.pick(outcome, key, roles or {}, **facts)
+        return self.fill(phrase, key, roles or {}) if phrase else ""
+
+    # ------------------------------------------------------------ the writer's words
+
+    def verb(self, phrase: str, subject: Any, infinitive: bool) -> str:
+        """A verb phrase of the writer's: the base form after `to`, else agreeing
+        with the subject (English); other languages keep it as written."""
+        if not self.book.english_verbs:
+            return phrase
+        if infinitive:
+            return english_bare(phrase)
+        if self.plural(subject):
+            return english_plural(phrase)
+        return english_third(phrase)
+
+    def words(self, text: str, target: Any) -> Words:
+        """The writer's words; where they begin with `{target}`, the verb after it
+        agrees with the target (`{target} is engulfed`: the goblins are engulfed)."""
+        if self.book.english_verbs and text.startswith("{target} ") and self.plural(target):
+            text = "{target} " + english_plural(text[len("{target} "):])
+        return Words(text)
+
+    def label(self, intent: str) -> str:
+        """A move's name used as a noun: `a fireball`, `« fireball »`."""
+        if self.book.english_verbs:
+            return ("an " if intent[:1] in VOWELS else "a ") + intent
+        return self.book.word("label").replace("%s", intent)
+
+
+def sentence(text: str) -> str:
+    """Capitalised, ending in a stop."""
+    value = str(text).strip()
+    if not value:
+        return ""
+    closing = value[-1] in "\"'”’»"
+    if value[-1] not in ".!?…" and not (closing and len(value) > 1 and value[-2] in ".!?…"):
+        value += "."
+    return value[:1].upper() + value[1:]
+
+
+def join(sentences: Iterable[str]) -> str:
+    return " ".join(s for s in sentences if s)
