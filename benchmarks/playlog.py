@@ -1,11 +1,19 @@
 """Benchmark: parse and run generated play logs of 1,000, 10,000 and 100,000 actions.
 
     python benchmarks/playlog.py [--distinct] [SIZES ...]
+    python benchmarks/playlog.py --compare OLD_TREE,NEW_TREE [--repeat K] [SIZES ...]
+    PYTHONPATH=TREE python benchmarks/playlog.py --in-process N     (from outside the trees)
 
 An action is an aggressive action or a defence, as in the ruleset. Each size runs
 in a fresh process, so that its peak memory is its own. It prints the parse time,
 the run time (interpreter + engine), the time to write the event log as JSON
 Lines, and the peak memory (max RSS) of that process.
+
+With --compare it runs the whole command instead, `python -m dsl run
+scenario.yaml --format json` with PYTHONPATH set to each tree in turn (a
+worktree of an older commit, say), reading its output through a pipe: the
+time to the first byte, the time to the end, and the peak memory, the best
+of K runs of each (1,000, 10,000, 100,000 and 300,000 actions by default).
 
 With --distinct every action line is different (its intent carries a serial
 number), so the parser cannot reuse a line it has already read: the worst case.
@@ -14,6 +22,7 @@ number), so the parser cannot reuse a line it has already read: the worst case.
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
 import subprocess
@@ -103,6 +112,18 @@ def main() -> None:
     args = sys.argv[1:]
     distinct = "--distinct" in args
     args = [a for a in args if a != "--distinct"]
+    if args and args[0] == "--compare":
+        # --compare TREE1,TREE2 [--repeat K] SIZES...: the command, tree against tree
+        trees = args[1].split(",")
+        rest = args[2:]
+        repeat = 1
+        if rest and rest[0] == "--repeat":
+            repeat, rest = int(rest[1]), rest[2:]
+        compare([int(a) for a in rest] or [1_000, 10_000, 100_000, 300_000], trees, repeat)
+        return
+    if args and args[0] == "--in-process":
+        print(json.dumps(in_process(int(args[1]))))
+        return
     if args and args[0] == "--one":
         import tempfile
         with tempfile.TemporaryDirectory() as folder:
@@ -119,6 +140,95 @@ def main() -> None:
         total = m["parse_s"] + m["run_s"] + m["json_s"]
         print(f"{m['actions']:>8} {m['lines']:>8} {m['events']:>8} {m['parse_s']:>8.2f} {m['run_s']:>8.2f} "
               f"{m['json_s']:>8.2f} {total:>8.2f} {m['peak_mib']:>9.0f}")
+
+
+# ---------------------------------------------------------------------------
+# the whole command, as a user runs it
+
+SETTING = "name: Bench\nround: 6 seconds\ndice: {sides: 6, high: 6}\nties: actor\n"
+
+
+def command(actions: int, folder: Path, distinct: bool = False) -> dict:
+    """`drama run scenario.yaml --format json` on a play log of `actions`
+    actions, in a fresh process, its output read through a pipe: the time to
+    its first byte and to its end, and the process's peak memory. The command
+    is `python -m dsl` of whatever `dsl` PYTHONPATH names (to compare two trees)."""
+    import os
+    (folder / "cast.yaml").write_text(CAST)
+    (folder / "setting.yaml").write_text(SETTING)
+    (folder / "log.drama").write_text(play_log(actions, distinct=distinct))
+    (folder / "scenario.yaml").write_text("title: bench\nsetting: setting.yaml\ncast: cast.yaml\nscript: log.drama\n")
+    began = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "dsl", "run", str(folder / "scenario.yaml"), "--format", "json"],
+                             stdout=subprocess.PIPE, cwd=folder)     # (not the tree of the script)
+    first = child.stdout.read(1)
+    first_at = time.perf_counter()
+    size = len(first)
+    while True:
+        block = child.stdout.read(1 << 16)
+        if not block:
+            break
+        size += len(block)
+    _, status, usage = os.wait4(child.pid, 0)
+    ended = time.perf_counter()
+    assert status == 0, status
+    return {"actions": actions, "first_byte_s": first_at - began, "total_s": ended - began,
+            "peak_mib": usage.ru_maxrss / 1024, "bytes": size}
+
+
+def in_process(actions: int) -> dict:
+    """Parse, run and write the log as JSON Lines (to /dev/null) in this process,
+    past the command's reader and its 8 MiB limit on a script: streamed where
+    the interpreter takes an event sink (`events.Streamed`), else as a list
+    written at the end (an older tree)."""
+    import inspect
+    from dsl.engine import Settings
+    from dsl.events import to_json_lines
+    from dsl.interpreter import Interpreter
+    from dsl.loader import loads_cast
+    from dsl.syntax import parse
+    text = play_log(actions)
+    sheets = loads_cast(CAST, file="cast.yaml")
+    out = open(os.devnull, "w")
+    first = []
+    began = time.perf_counter()
+    script = parse(text, "log.drama")
+    if "events" in inspect.signature(Interpreter.__init__).parameters:
+        from dsl.events import Streamed
+
+        def write(line: str) -> None:
+            if not first:
+                first.append(time.perf_counter())
+            out.write(line)
+        Interpreter(Settings(ties="actor"), sheets, title="bench", events=Streamed(write)).run(script)
+    else:
+        events = Interpreter(Settings(ties="actor"), sheets, title="bench").run(script)
+        first.append(time.perf_counter())
+        out.write(to_json_lines(events))
+    ended = time.perf_counter()
+    return {"actions": actions, "first_byte_s": first[0] - began, "total_s": ended - began,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def compare(sizes: list[int], trees: list[str], repeat: int) -> None:
+    """Each size, each tree in turn (PYTHONPATH=tree), `repeat` times; the best of each."""
+    import os
+    import tempfile
+    print(f"{'actions':>8} {'tree':>24} {'first byte s':>13} {'total s':>8} {'peak MiB':>9}")
+    for size in sizes:
+        best: dict[str, dict] = {}
+        for _ in range(repeat):
+            for tree in trees:
+                os.environ["PYTHONPATH"] = tree
+                with tempfile.TemporaryDirectory() as folder:
+                    m = command(size, Path(folder))
+                b = best.setdefault(tree, m)
+                for key in ("first_byte_s", "total_s", "peak_mib"):
+                    b[key] = min(b[key], m[key])
+        for tree in trees:
+            m = best[tree]
+            print(f"{size:>8} {tree[-24:]:>24} {m['first_byte_s']:>13.2f} {m['total_s']:>8.2f} {m['peak_mib']:>9.0f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):        # PYTHONPATH=TREE measures another tree's dsl
+    sys.path.insert(0, str(ROOT))
 
 from dsl.simulate import Aggregate, prepare, run_seed, simulate, summarise  # noqa: E402
 

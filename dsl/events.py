@@ -286,6 +286,27 @@ def state_set(line: int, name: str, value: bool | int, before: bool | int | None
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
+class Streamed:
+    """An event log written as it is made: each event an interpreter appends goes
+    to `write` at once, as a line of JSON Lines (`drama run --format json`);
+    nothing is kept but the count, so memory does not grow with the log."""
+
+    def __init__(self, write):
+        self._write = write
+        self.count = 0
+
+    def append(self, event: dict) -> None:
+        self._write(_encode(event) + "\n")
+        self.count += 1
+
+    def extend(self, events: Iterable[dict]) -> None:
+        for event in events:
+            self.append(event)
+
+    def __len__(self) -> int:
+        return self.count
+
+
 def to_json_lines(events: Iterable[dict]) -> str:
     """One compact JSON object per line, keys in a fixed order, ending in a newline."""
     return "".join(_encode(event) + "\n" for event in events)

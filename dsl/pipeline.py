@@ -70,26 +70,29 @@ class Program:
 
     def interpreter(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
                     errors: Diagnostics | None = None, choices: Mapping[str, str] | None = None,
-                    ask: Ask | None = None) -> Interpreter:
+                    ask: Ask | None = None, events=None) -> Interpreter:
         """A fresh interpreter for this program, reporting errors to `errors`
         (by default: raise the first, placed in its file). `choices` answers
         choices by label (`--choose`); `ask` is asked the others (`drama play`,
-        see `Interpreter.answer`)."""
+        see `Interpreter.answer`). Its events go into `events` (a list by
+        default, or an `events.Streamed`)."""
         scenario = self.scenario
         sink = errors if errors is not None else Diagnostics(collect=False, place=self.sources.place)
         if choices:
             check_answers(choices, self.choices)
         return Interpreter(scenario.setting, self.names, title=scenario.title, seed=seed, lenient=lenient,
                            errors=sink, mode=mode, cache=self.cache, choices=choices, ask=ask,
-                           state=scenario.state)
+                           state=scenario.state, events=events)
 
     def run(self, *, seed: int = 0, lenient: bool = False, mode: RunMode = PLAY,
-            choices: Mapping[str, str] | None = None, ask: Ask | None = None) -> list[dict]:
+            choices: Mapping[str, str] | None = None, ask: Ask | None = None, events=None) -> list[dict]:
         """The events of one run. Raises the first DramaError, placed in its file.
+        With `events` (an `events.Streamed`) each event goes there as it is made.
 
         A SIMULATE run takes the compiled fast path when the script allows it
         (`fast_path`): the same events, sooner."""
-        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode, choices=choices, ask=ask)
+        interpreter = self.interpreter(seed=seed, lenient=lenient, mode=mode, choices=choices, ask=ask,
+                                       events=events)
         if mode is SIMULATE:
             fast, _ = self.fast_path()
             if fast is not None:

@@ -115,10 +115,23 @@ def test_json_keeps_non_ascii_text(tmp_path):
 
 def test_failed_run_prints_nothing_on_stdout(tmp_path):
     path = make_scenario(tmp_path, 'drama "X" with Kara, Bren\nKara fireball -> Brenn\n')
-    for fmt in ("text", "json"):
+    for fmt in ("text", "md"):
         outcome = drama("run", path, "--format", fmt)
         assert outcome.code == 1 and outcome.stdout == ""
         assert "error[E201]" in outcome.stderr
+
+
+def test_a_failed_json_run_has_streamed_the_events_before_the_error(tmp_path):
+    """`--format json` writes each event as it is made: on standard output a
+    failed run leaves the complete lines of the events before its error, and
+    no `final` event; with -o it leaves no file at all (written at the end)."""
+    path = make_scenario(tmp_path, 'drama "X" with Kara, Bren\nKara fireball -> Brenn\n')
+    outcome = drama("run", path, "--format", "json")
+    assert outcome.code == 1 and "error[E201]" in outcome.stderr
+    assert [json.loads(line)["type"] for line in outcome.stdout.splitlines()] == ["start", "drama"]
+    target = tmp_path / "events.jsonl"
+    outcome = drama("run", path, "--format", "json", "-o", target)
+    assert outcome.code == 1 and not target.exists() and list(tmp_path.glob(".events.jsonl*")) == []
 
 
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ Budget: a few hundred examples in all, well under 40 s on a slow 2-core machine.
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import threading
@@ -265,7 +266,12 @@ def test_mutated_scripts_lenient_run(folder, text):
         outcome = drama("run", folder / "scenario.yaml", "--lenient", "--format", "json")
     assert outcome.code in (0, 1), outcome.output
     if outcome.code == 1:
-        assert outcome.stdout == "" and ERROR_HEAD.match(outcome.stderr.split("\n")[0]), outcome.stderr
+        assert ERROR_HEAD.match(outcome.stderr.split("\n")[0]), outcome.stderr
+        # the JSON event log is streamed: what was written before the error is
+        # whole events, one a line, and never the `final` one
+        streamed = [json.loads(line) for line in outcome.stdout.splitlines()]
+        assert outcome.stdout == "" or outcome.stdout.endswith("\n")
+        assert all(event["type"] != "final" for event in streamed)
     else:
         assert outcome.stdout.startswith('{"type": "start"') and outcome.stderr == ""
 

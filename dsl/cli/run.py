@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..errors import DramaError
@@ -68,12 +70,20 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             out.reserve(record_file)
             from ..interpreter import FRESH, PLAY
             from ..pipeline import Program
+            from ..events import Streamed
             from ..speed import one_shot
             given = answers(chosen)
             program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
             one_shot()                     # the collector's work is done (dsl/speed.py)
-            events = program.run(seed=seed, lenient=lenient, mode=FRESH if roll_given else PLAY,
-                                 choices=given)
+            mode = FRESH if roll_given else PLAY
+            if fmt == "json" and not record_file:
+                # the event log written as it is made: to a temporary file that
+                # the commit renames, or to standard output at once
+                write = out.stream(output).write if output else sys.stdout.write
+                program.run(seed=seed, lenient=lenient, mode=mode, choices=given, events=Streamed(write))
+                out.commit()
+                return
+            events = program.run(seed=seed, lenient=lenient, mode=mode, choices=given)
             text = output_text(events, fmt, as_, numbers, template, lang, recap)
             if record_file:
                 from ..syntax.printer import record

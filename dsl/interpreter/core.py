@@ -57,7 +57,7 @@ class Interpreter:
                  seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
                  roles: dict[str, str] | None = None, mode: RunMode = PLAY,
                  cache: StatementCache | None = None, choices: Mapping[str, str] | None = None,
-                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None,
+                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None, events=None,
                  budget: int = MAX_STEPS):
         self.settings = settings
         self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
@@ -73,8 +73,10 @@ class Interpreter:
         self.used_once: set[tuple[str, int]] = set()    # the `once` options taken (file, line)
         self.sink = Diagnostics.of(errors)
         self.exchanges = ExchangeBuilder(self.names, mode, cache)
-        self.events: list[dict] = [ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed,
-                                            self.state.values)]
+        # the event log: a list, or where each event goes as it is made (`events.Streamed`)
+        self.events: list[dict] = [] if events is None else events
+        self.events.append(ev.start(title, settings, self.names.sheets.values(), self.game.states(), seed,
+                                    self.state.values))
         self.checks_expectations = True     # `drama check`'s dry run does not (its choices are its own)
         self.pending: Pending | None = None     # the exchange being declared
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in

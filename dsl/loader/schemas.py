@@ -192,8 +192,8 @@ def _dice(f: YamlFile, key: Node, node: Node, ctx: Context) -> dict | Bad:
         high = expect_int(f, *found["high"], ctx, high_field.label, low=high_field.minimum,
                           high=sides if not isinstance(sides, Bad) else None,
                           high_why=" (the number of sides)")
-        if not isinstance(high, Bad):
-            out["high"] = high
+        if not isinstance(high, Bad) and not isinstance(sides, Bad):
+            out["high"] = high     # (with bad sides, a high beyond the default's would be a second error)
     if "sides" in out and "high" not in out:
         out["high"] = out["sides"]   # with only `sides` (or a bad `high`), the top face is high
     return out
