@@ -28,6 +28,13 @@ CODES: dict[str, str] = {
     "E003": "an include that cannot be followed",
     "E004": "an `else` or `end` without its `if`, or a block without its `end`",
     "E005": "a loop without a bound it can count",
+    # limits (dsl/limits.py; docs/language.md, "Limits")
+    "E010": "blocks, includes or a condition nested too deeply",
+    "E011": "a loop's bound over the limit",
+    "E012": "a run that executes more statements than the limit",
+    "E013": "a line of a script that is too long",
+    "E014": "a script that is too long",
+    "E015": "more dice in one statement than the limit",
     "E006": "a `choose` block that is not made of options",
     # YAML files
     "E101": "YAML that cannot be read",
@@ -103,6 +110,7 @@ CODES: dict[str, str] = {
     "W001": "a statement that can never run",
     "W002": "a loop that always runs to its bound",
     "W003": "a loop of rounds that begins no round",
+    "W020": "the dry run of `drama check` stopped at its execution budget",
     "W004": "an exchange whose rolled dice may tie under `ties: vote`",
     # drama odds
     "E701": "an odds question that is not one action or one defence",

@@ -8,6 +8,7 @@ from dataclasses import replace
 from .syntax import nodes as n
 from .errors import Diagnostics, DramaError
 from .inputs import check_path, read_text
+from .limits import MAX_NESTING, MAX_SCRIPT, too_deep
 from .source import SourceMap
 
 
@@ -20,11 +21,13 @@ def expand(script: n.Script, root: str, errors: Diagnostics | list | None = None
     cycle, shown with its chain). Each included file's chain of includes is
     noted in `sources`, so that its errors say where it was included from. A
     bad include is reported to `errors` (a collecting sink skips it).
+    Blocks and includes one inside another count together towards MAX_NESTING
+    (E010; a collecting sink skips what is deeper).
     """
     if not any(isinstance(s, (n.Include, n.IfBlock, n.Loop)) for s in script.statements):
         return script
     reading = _Reading(root, Diagnostics.of(errors), sources if sources is not None else SourceMap())
-    statements = reading.expand(script.statements, script.file, [(script.file, os.path.realpath(script.file))], [])
+    statements = reading.expand(script.statements, script.file, [(script.file, os.path.realpath(script.file))], [], 0)
     return n.Script(script.file, tuple(statements))
 
 
@@ -35,13 +38,21 @@ class _Reading:
         self.root = os.path.realpath(root or ".")
         self.sink = sink
         self.sources = sources
+        self.size = 0           # characters read from included files (each include counted)
 
-    def expand(self, statements, file: str, stack: list[tuple[str, str]], chain: list[str]) -> list[n.Statement]:
+    def expand(self, statements, file: str, stack: list[tuple[str, str]], chain: list[str],
+               depth: int) -> list[n.Statement]:
+        """The statements with their includes read in; `depth` is how many blocks
+        and includes they are inside (the recursion is as deep, and bounded by MAX_NESTING)."""
         out: list[n.Statement] = []
         for statement in statements:
+            if isinstance(statement, (n.IfBlock, n.Loop, n.ChoiceBlock, n.Include)) and depth >= MAX_NESTING:
+                self.sink.report(too_deep("a block" if not isinstance(statement, n.Include) else "an include",
+                                          statement.pos))
+                continue
             if isinstance(statement, (n.IfBlock, n.Loop)):     # includes inside a block are read in place
                 def inner(body):
-                    return tuple(self.expand(body, file, stack, chain))
+                    return tuple(self.expand(body, file, stack, chain, depth + 1))
                 if isinstance(statement, n.Loop):
                     out.append(replace(statement, body=inner(statement.body)))
                 else:
@@ -52,12 +63,12 @@ class _Reading:
                 out.append(statement)
                 continue
             try:
-                out.extend(self.include(statement, file, stack, chain))
+                out.extend(self.include(statement, file, stack, chain, depth))
             except DramaError as error:
                 self.sink.report(error.at(statement.pos))
         return out
 
-    def include(self, statement: n.Include, file: str, stack, chain) -> list[n.Statement]:
+    def include(self, statement: n.Include, file: str, stack, chain, depth: int) -> list[n.Statement]:
         root = self.root
         check_path(statement.path, what="included file", position=statement.pos)
         path = os.path.normpath(os.path.join(os.path.dirname(file), statement.path))
@@ -81,8 +92,14 @@ class _Reading:
                 error.message = f"cannot read the included file '{statement.path}': {reason}"
                 error.hint = error.hint or "paths are relative to the file that includes them"
             raise error.at(statement.pos) from None
+        self.size += len(text) + 1
+        if self.size > MAX_SCRIPT:
+            raise DramaError("E014", f"the included files come to more than the limit of {MAX_SCRIPT:,} "
+                             "characters", position=statement.pos,
+                             expected="fewer includes, or shorter included files",
+                             notes=["each include counts, however often the same file is included"])
         here = chain + [f"{statement.pos.file}:{statement.pos.line}"]
         self.sources.included(path, here)
         from .syntax import parse
         script = parse(text, path, errors=self.sink)
-        return self.expand(script.statements, path, stack + [(path, real)], here)
+        return self.expand(script.statements, path, stack + [(path, real)], here, depth + 1)

@@ -22,6 +22,7 @@ from .checker import check_script, choice_blocks, has_blocks
 from .errors import Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, SIMULATE, Interpreter, RunMode
+from .limits import check_budget
 from .interpreter.choices import Ask, check_answers
 from .loader import Scenario, bind, load_scenario
 from .names import Names
@@ -183,13 +184,20 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         # (with --lenient, unnamed ties are settled: no W004)
         statically = check_script(script, names, scenario.state, None if lenient else scenario.setting)
         met = Diagnostics()        # what the dry run meets, before it is placed
+        budget = check_budget(_count(script.statements))
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
-                                  lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick)
+                                  lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick,
+                                  budget=budget)
         interpreter.checks_expectations = False
         try:
             interpreter.run(script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
             met.report(error)
+        if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked
+            met.report(DramaError(
+                "W020", f"the dry run stopped here, after {budget:,} statements: what comes "
+                "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
+                hint="a run of this script may stop at the limit of a run's statements (E012)"))
         # what the run met is reported once, at the place the run met it
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
@@ -198,6 +206,20 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     return errors
 
 
+def _count(statements) -> int:
+    """How many statements there are, those inside blocks included."""
+    count = 0
+    todo = [statements]
+    while todo:
+        for s in todo.pop():
+            count += 1
+            if isinstance(s, n.Loop):
+                todo.append(s.body)
+            elif isinstance(s, n.IfBlock):
+                todo.extend(arm.body for arm in s.arms)
+            elif isinstance(s, n.ChoiceBlock):
+                todo.extend(option.body for option in s.options)
+    return count
 def _dry_run_pick(question) -> str:
     """`drama check` runs past every choice: it takes the first available option
     (the other options are checked statically, in every branch)."""

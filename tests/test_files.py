@@ -145,9 +145,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree in /proc (Linux)")
 def test_3_simulate_workers_end_when_the_parent_is_killed(in_tmp):
-    # a run long enough (100,000 lines) that a worker's chunk of runs lasts far
-    # longer than the test waits: a worker may not end only because its chunk did
-    make_scenario(in_tmp, "> The wind howls.\n" * 100_000 + 'drama "Duel" with Kara, Bren\n'
+    # a run long enough (99,001 statements, within the limit of a run) that a worker's
+    # chunk of runs lasts far longer than the test waits: a worker may not end only
+    # because its chunk did
+    make_scenario(in_tmp, "repeat 9000 times\n" + "> The wind howls.\n" * 10 + "end\n" + 'drama "Duel" with Kara, Bren\n'
                   "Kara fireball -> Bren, roll\nBren defends with Strength, roll\nend drama\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     parent = subprocess.Popen([sys.executable, "-m", "dsl", "simulate", "scenario.yaml", "--runs", "100000000",

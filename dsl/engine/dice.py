@@ -6,6 +6,7 @@ import random
 from typing import Protocol, Sequence
 
 from ..errors import DramaError
+from ..limits import MAX_DICE, too_many_dice
 from .frozen import frozen
 
 
@@ -23,6 +24,8 @@ class SeededDice:
         self._random = random.Random(seed)
 
     def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        if count > MAX_DICE:        # (a cast's quintessence may be large; the work is not)
+            raise too_many_dice(count)
         # the draws of `randrange(sides)` (for sides > 0), inlined: getrandbits of
         # the bit length of `sides`, drawn again while out of range; same faces, 3x faster
         bits = self._random.getrandbits

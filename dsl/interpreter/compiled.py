@@ -231,6 +231,7 @@ def _loop(s: n.Loop, names: Names, builder: ExchangeBuilder, counted: list) -> S
                 if passes >= bound:
                     ended = "bound" if holds is not None else "count"
                     break
+                it.tick(pos)            # each pass counts against the budget (dsl/limits.py)
                 _block(it, body)
                 passes += 1
             it.events.append(ev.loop_ended(file, line, passes, ended, bound))

@@ -17,6 +17,7 @@ from ..syntax import nodes as n
 from .. import placeholders
 from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Settings
 from ..errors import Diagnostics, DramaError, Position
+from ..limits import MAX_STEPS
 from ..names import Names
 from ..speed import StatementCache, paused_collector
 from . import choices as ch
@@ -30,6 +31,15 @@ from .modes import PLAY, RunMode
 _PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
 # the statements a defeated party's line is skipped for, inside control flow
 _MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+
+
+class BudgetSpent(Exception):
+    """The execution budget ran out in a collecting run: the run stops here (not a DramaError,
+    so that no statement's handler catches it)."""
+
+    def __init__(self, error: DramaError):
+        super().__init__(error.message)
+        self.error = error
 
 
 class Interpreter:
@@ -47,7 +57,8 @@ class Interpreter:
                  seed: int = 0, lenient: bool = False, errors: Diagnostics | list | None = None,
                  roles: dict[str, str] | None = None, mode: RunMode = PLAY,
                  cache: StatementCache | None = None, choices: Mapping[str, str] | None = None,
-                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None, events=None):
+                 ask: ch.Ask | None = None, state: Mapping[str, bool | int] | None = None, events=None,
+                 budget: int = MAX_STEPS):
         self.settings = settings
         self.names = sheets if isinstance(sheets, Names) else Names(sheets, roles)
         self.mode = mode
@@ -71,6 +82,9 @@ class Interpreter:
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
+        self.budget = budget         # statements (and passes through loops) a run may execute (E012)
+        self.steps = 0
+        self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
         self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
     # ------------------------------------------------------------ running
@@ -78,15 +92,38 @@ class Interpreter:
     def run(self, script: n.Script) -> list[dict]:
         """Run every statement, then close the log with the `final` event."""
         with paused_collector():
-            for statement in script.statements:
-                self.step(statement)
+            try:
+                for statement in script.statements:
+                    self.step(statement)
+            except BudgetSpent as stop:
+                self.spent = stop.error
             self.finish()
         return self.events
 
+    def tick(self, pos: Position) -> None:
+        """Count one statement or pass against the budget: past it, E012 (a
+        collecting run stops, keeping the error in `spent`)."""
+        self.steps += 1
+        if self.steps > self.budget:
+            error = DramaError("E012", f"the run executed more than {self.budget:,} statements, its limit",
+                               position=pos, expected="loops with smaller bounds, or fewer of them one inside another",
+                               notes=["each pass through a loop counts, and each statement in it"])
+            if self.sink.collecting:
+                raise BudgetSpent(error)
+            self.sink.report(error)
+
     def step(self, statement: n.Statement) -> None:
         """Run one statement (a block with everything in it)."""
+        self.steps += 1
+        if self.steps > self.budget:
+            self.steps -= 1
+            self.tick(statement.pos)
         kind = type(statement)
-        handler = _HANDLERS[kind]
+        handler = _HANDLERS.get(kind)
+        if handler is None:         # a block's own line (`if`, `else`, `end`) outside nesting
+            raise DramaError("E004", f"a line that only a block can hold: {kind.__name__}",
+                             position=getattr(statement, "pos", None),
+                             expected="`if` or `repeat` ... `end`, read as one block")
         if kind is n.IfBlock or kind is n.Loop or kind is n.ChoiceBlock:
             # the exchange being declared ends here, but its double-win options
             # may still come, inside the block
@@ -169,6 +206,7 @@ class Interpreter:
             if passes >= s.bound:
                 ended = "bound" if s.condition is not None else "count"
                 break
+            self.tick(s.pos)
             self._block(s.body)
             passes += 1
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))

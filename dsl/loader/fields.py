@@ -9,6 +9,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..durations import Duration, parse_duration
 from ..errors import Position, did_you_mean, one_of
+from ..limits import MAX_NUMBER
 from .yamlnodes import Context, YamlFile
 
 # characters a party id may not contain: they separate names in a script
@@ -173,6 +174,10 @@ def expect_int(f: YamlFile, key: Node, node: Node, ctx: Context, what: str, *, l
         if value < low:
             ctx.report("E104", f"{what} must be {low} or more, not {value}", f.value_pos(key, node),
                        expected=f"a whole number of {low} or more")
+            return BAD
+        if high is None and value > MAX_NUMBER:     # (dsl/limits.py: the size of numbers)
+            ctx.report("E104", f"{what} must be at most {MAX_NUMBER}, not {value}", f.value_pos(key, node),
+                       expected=f"a whole number from {low} to {MAX_NUMBER}")
             return BAD
         if high is not None and value > high:
             ctx.report("E104", f"{what} must be at most {high}{high_why}, not {value}",

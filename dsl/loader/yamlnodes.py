@@ -11,6 +11,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import Diagnostics, DramaError, ErrorList, Position
 from ..inputs import bad_character
+from ..limits import MAX_NESTING
 
 # the values a YAML file may hold, every alias and merge expanded (E522)
 MAX_VALUES = 100_000
@@ -69,6 +70,30 @@ _TIMESTAMP, _MERGE, _MAP, _SEQ = (_CORE + t for t in ("timestamp", "merge", "map
 _SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE}
 
 
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """Where YAML text nests past MAX_NESTING, or None: flow collections (`[`, `{`)
+    counted over the text, block ones by their indentation (at most 4 columns a level)."""
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        line = 1
+        start = 0
+        for index, char in enumerate(text):
+            if char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return line, index - start + 1
+            elif char in "]}":
+                depth = depth - 1 if depth else 0
+            elif char == "\n":
+                line += 1
+                start = index + 1
+    deepest = 4 * MAX_NESTING
+    for number, row in enumerate(text.split("\n"), 1):
+        if len(row) > deepest and len(row) - len(row.lstrip(" ")) > deepest:
+            return number, deepest + 1
+    return None
+
+
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
 
@@ -106,6 +131,11 @@ class YamlFile:
         return f
 
     def _compose(self, ctx: Context) -> None:
+        deep = _too_deep(self.text)
+        if deep is not None:    # ruamel.yaml's time grows with the square of the depth, then it recurses
+            ctx.report("E101", f"the YAML is nested more than {MAX_NESTING} deep", Position(self.path, *deep),
+                       expected=f"at most {MAX_NESTING} collections one inside another")
+            raise Skip
         yaml = YAML(typ="safe", pure=True)
         yaml.allow_duplicate_keys = False
         failure = None

@@ -68,13 +68,23 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         context.update(lang=book.language, language=book.name, recap=bool(recap))
     except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
+    from .sandbox import Budget, TemplateLimit, TemplateTimeout, stream
     environment, name = _environment(format, as_, template)
     environment.filters.update(filters(context, book))
+    environment.guard_filters()
     try:
-        text = environment.get_template(name).render(context)
+        with Budget():
+            text = stream(environment.get_template(name), context)
         return _markdown_tidy(text) if format == "md" else text
     except DramaError:
         raise
+    except TemplateTimeout as error:
+        raise _template_error(error, f"the template ran for more than {_seconds()} seconds", at=template,
+                              hint="a template's loops and calls must end soon (docs/templates.md, Limits)") \
+            from None
+    except TemplateLimit as error:
+        raise _template_error(error, f"the template went past a limit: {error}", at=template,
+                              hint="see docs/templates.md, Limits") from None
     except TemplateNotFound as error:
         raise _template_error(error, f"template not found: {error.name}",
                               hint=_not_found_hint(error.name)) from None
@@ -88,14 +98,20 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     except UndefinedError as error:
         raise _template_error(error, f"undefined in the template: {error.message}",
                               hint="see docs/templates.md for the variables and filters a template gets") from None
-    except RecursionError:
+    except RecursionError as error:
         where = Path(template) / name if template is not None and Path(template).is_dir() else template
-        raise DramaError("E601", f"template {name} extends or includes itself",
-                         position=Position(str(where), 1) if where is not None and Path(where).is_file() else None,
+        position = _template_position(error)
+        if position is None and where is not None and Path(where).is_file():
+            position = Position(str(where), 1)
+        raise DramaError("E601", f"template {name} extends or includes itself (or a macro calls itself) without end",
+                         position=position,
                          hint=f"a template named like a built-in one reaches it as `builtin/NAME`, "
                               f"e.g. {{% extends \"builtin/{name}\" %}}") from None
-    except Exception as error:  # noqa: BLE001 - whatever a template raises is E601 (truncate(-5): an assert)
-        raise _template_error(error, f"error in the template: {error or type(error).__name__}") from None
+    except MemoryError as error:
+        raise _template_error(error, "the template ran out of memory", at=template,
+                              hint="see docs/templates.md, Limits") from None
+    except Exception as error:      # noqa: BLE001 - whatever a template raises is E601 (truncate(-5): an assert)
+        raise _template_error(error, f"error in the template: {_one_line(error)}") from None
 
 
 def render_report(name: str, report: dict, format: str, *, raw_markdown: bool = False) -> str:
@@ -111,6 +127,7 @@ def render_report(name: str, report: dict, format: str, *, raw_markdown: bool = 
     raw = format == "md" and raw_markdown
     environment, template = _environment(format, name, None, escape=False if raw else None)
     environment.filters.update(REPORT_FILTERS)
+    environment.guard_filters()
     try:
         text = environment.get_template(template).render({"r": report, "title": report.get("title")})
     except TemplateError as error:
@@ -145,7 +162,7 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
     and a SandboxedEnvironment that finds it; HTML and Markdown are escaped
     unless `escape` says otherwise (HTML templates always are)."""
     from jinja2 import ChoiceLoader, PrefixLoader, StrictUndefined, select_autoescape
-    from jinja2.sandbox import SandboxedEnvironment
+    from .sandbox import GuardedSandbox
     FileSystemLoader = _files_loader()
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]
@@ -162,7 +179,7 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
                              expected="a template file, or a folder of templates")
     if escape is None:
         escape = fmt in ("html", "md")
-    environment = SandboxedEnvironment(
+    environment = GuardedSandbox(
         loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False,
         autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
@@ -207,6 +224,16 @@ def _markdown_tidy(text: str) -> str:
     return text + "\n"
 
 
+def _seconds() -> str:
+    from .sandbox import SECONDS
+    return f"{SECONDS:g}"
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
 def _not_found_hint(name: str | None) -> str:
     names = ", ".join(sorted(p.name for p in TEMPLATES.glob("*.j2")))
     return f"the built-in templates are {names} (also as builtin/NAME)"
@@ -249,8 +276,12 @@ def _column(position: Position, error: BaseException) -> Position:
     return Position(position.file, position.line, at + 1, at + 1 + len(word))
 
 
-def _template_error(error: BaseException, message: str, **kwargs) -> DramaError:
+def _template_error(error: BaseException, message: str, at=None, **kwargs) -> DramaError:
+    """E601 at the template's file and line where `error` was raised; else (an
+    error met between two pieces of output) at the top of the template file `at`."""
     position = _template_position(error)
+    if position is None and at is not None and Path(at).is_file():
+        position = Position(str(at), 1)
     if position is not None and Path(position.file).resolve().parent == TEMPLATES:
         kwargs["hint"] = "in a built-in template: is every event of the log complete (docs/events.md)?"
     return DramaError("E601", message, position=position, **kwargs)

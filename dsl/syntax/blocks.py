@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import Diagnostics, DramaError, Position
+from ..limits import MAX_NESTING, too_deep
 from . import nodes
 
 __all__ = ["nest"]
@@ -41,14 +42,29 @@ def nest(statements: Sequence[nodes.Statement], errors: Diagnostics) -> tuple[no
     """Nest the lines between `if`/`repeat` and their `end` into IfBlock and Loop
     statements. A stray `else` or `end`, or a block without its `end`, is E004,
     reported to `errors`: raised by a stopping sink; else the stray line is
-    dropped, an unclosed block closed at the end of the file."""
+    dropped, an unclosed block closed at the end of the file.
+
+    A block more than MAX_NESTING deep is E010; a collecting sink keeps its
+    lines, without the block's own `if`, `else` and `end` lines, in the block
+    around it, so that the tree stays within the limit."""
     root: list[nodes.Statement] = []
     stack: list[_Open] = []
     fail = errors.report
+    flattened = 0           # blocks past the limit whose lines are read into the deepest allowed
 
     for statement in statements:
         kind = type(statement)
-        if kind in _OPENERS:
+        if flattened and kind in _OPENERS:
+            flattened += 1
+        elif flattened and (kind is nodes.ElseIf or kind is nodes.Else or kind is nodes.OptionLine):
+            continue
+        elif flattened and kind is nodes.End:
+            flattened -= 1
+        elif kind in _OPENERS:
+            if len(stack) >= MAX_NESTING:
+                fail(too_deep("a block", statement.pos))
+                flattened = 1
+                continue
             stack.append(_Open(statement))
         elif kind is nodes.OptionLine:
             top = stack[-1] if stack else None

@@ -8,6 +8,7 @@ from typing import Sequence
 
 from ..durations import Duration, unit_name
 from ..errors import DramaError, Position, did_you_mean
+from ..limits import MAX_DICE, MAX_LOOP_BOUND, MAX_NESTING, too_deep, too_many_dice
 from ..scenes import KINDS_OF_SCENE
 from . import nodes
 from .vocabulary import MAX_DIGITS
@@ -139,7 +140,16 @@ class Builder:
     def faces(self, c):
         # a face that is not on the die (0, or 7 on a d6) is the engine's to refuse
         # (E402): only it knows the setting's dice
+        if len(c) > MAX_DICE:
+            raise too_many_dice(len(c)).at(self._pos(c[0], c[-1]))
         return tuple(self._int(token) for token in c), c[-1]
+
+    def _count(self, token) -> int:
+        """The N of `roll N`: at most MAX_DICE (E015)."""
+        count = self._int(token)
+        if count > MAX_DICE:
+            raise too_many_dice(count).at(self._pos(token))
+        return count
 
     def dice(self, c):
         first = c[0]
@@ -148,7 +158,7 @@ class Builder:
             return nodes.Dice("given", self._pos(first, last), faces=values)
         if len(c) == 1:
             return nodes.Dice("roll", self._pos(first))
-        return nodes.Dice("roll", self._pos(first, c[1]), count=self._int(c[1]))
+        return nodes.Dice("roll", self._pos(first, c[1]), count=self._count(c[1]))
 
     def rdice(self, c):
         first = c[0]
@@ -164,7 +174,7 @@ class Builder:
             c = c[1:]
         if len(c) == 1:
             return nodes.Dice("roll", self._pos(start, c[0]))
-        return nodes.Dice("roll", self._pos(start, c[1]), count=self._int(c[1]))
+        return nodes.Dice("roll", self._pos(start, c[1]), count=self._count(c[1]))
 
     def second(self, c):
         return ("then", self.rdice(c))
@@ -544,22 +554,43 @@ class Builder:
     def group(self, c):
         return dataclasses.replace(c[1], pos=self._span(c[0], c[2]))
 
+    def _deep(self, cond) -> None:
+        """E010 for a condition with its operators nested past MAX_NESTING (a
+        walk with a stack of its own: the condition's depth is the input's)."""
+        todo = [(cond, 0)]        # (a condition and the operators above it)
+        while todo:
+            c, depth = todo.pop()
+            if depth > MAX_NESTING:
+                raise DramaError("E010", too_deep("a condition", None).message, position=cond.pos,
+                                 expected=f"at most {MAX_NESTING} operators (`not`, `and`, `or`) one inside another",
+                                 hint="split the condition over nested `if` blocks")
+            kind = type(c)
+            if kind is nodes.Not:
+                todo.append((c.operand, depth + 1))
+            elif kind is nodes.And or kind is nodes.Or:
+                todo.append((c.left, depth + 1))
+                todo.append((c.right, depth + 1))
+
     def if_(self, c):
         keyword, cond = c
         self.control = True
+        self._deep(cond)
         return self._add(nodes.If(self._line_pos(keyword.line, keyword.column), cond,
                                   self._cond_text(keyword, cond)))
 
     def else_(self, c):
         keyword = c[0]
+        self.control = True         # (a stray one is E004, found by nesting)
         pos = self._line_pos(keyword.line, keyword.column)
         if len(c) == 1:
             return self._add(nodes.Else(pos))
         cond = c[2]
+        self._deep(cond)
         return self._add(nodes.ElseIf(pos, cond, self._cond_text(keyword, cond)))
 
     def block_end(self, c):
         keyword = c[0]
+        self.control = True         # (a stray one is E004, found by nesting)
         return self._add(nodes.End(self._line_pos(keyword.line, keyword.column)))
 
     def repeat(self, c):
@@ -568,8 +599,9 @@ class Builder:
         pos = self._line_pos(keyword.line, keyword.column)
         if c[1].type == "INT":          # repeat N times
             count, unit = c[1], c[2]
-            return self._add(nodes.Repeat(pos, None, None, self._int(count), self._unit(unit)))
+            return self._add(nodes.Repeat(pos, None, None, self._bound(count), self._unit(unit)))
         cond = c[2]
+        self._deep(cond)
         text = self._cond_text(keyword, cond)
         if len(c) == 3:
             column = content_end(self.lines[keyword.line - 1])
@@ -581,7 +613,19 @@ class Builder:
                 hint=f"repeat until {text}, at most 20 rounds"))
             return self._add(nodes.Repeat(pos, cond, text, 0, ""))
         count, unit = c[-2], c[-1]
-        return self._add(nodes.Repeat(pos, cond, text, self._int(count), self._unit(unit)))
+        return self._add(nodes.Repeat(pos, cond, text, self._bound(count), self._unit(unit)))
+
+    def _bound(self, token) -> int:
+        """A loop's bound; over MAX_LOOP_BOUND it is E011, and the loop is kept
+        with the largest bound allowed (so that its `end` still closes it)."""
+        bound = self._int(token)
+        if bound > MAX_LOOP_BOUND:
+            self.soft.append(DramaError(
+                "E011", f"a loop's bound of {bound:,} is over the limit of {MAX_LOOP_BOUND:,}",
+                position=self._pos(token), expected=f"a bound of at most {MAX_LOOP_BOUND:,}",
+                hint="a loop of rounds ends long before that: `repeat until ..., at most 20 rounds`"))
+            return MAX_LOOP_BOUND
+        return bound
 
     def _unit(self, token) -> str:
         unit = _LOOP_UNITS.get(str(token))

@@ -9,6 +9,7 @@ from typing import Sequence
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..errors import Diagnostics, DramaError, Position
+from ..limits import MAX_LINE, MAX_SCRIPT
 from ..speed import paused_collector
 from . import nodes
 from .blocks import nest
@@ -56,7 +57,10 @@ def parse(text: str, file: str, line_offset: int = 0,
     if not isinstance(text, str):
         raise TypeError("parse() needs the script as a str")
     sink = Diagnostics.of(errors)
-    source_lines = normalise(text).split("\n")
+    text = normalise(text)
+    source_lines = text.split("\n")
+    if len(text) > MAX_SCRIPT or (len(text) > MAX_LINE and max(map(len, source_lines)) > MAX_LINE):
+        source_lines = _within_limits(source_lines, file, line_offset, sink)
     # the parse makes many small objects and no cycles (dsl/speed.py)
     with paused_collector():
         reading = Reading(file, line_offset, source_lines)
@@ -246,6 +250,29 @@ def _moved(value, lines: int):
         elif kind is not tuple or item:
             state[name] = _moved(item, lines)
     return copy
+
+
+def _within_limits(lines: list[str], file: str, line_offset: int, sink: Diagnostics) -> list[str]:
+    """E013 for each line over MAX_LINE characters (a collecting sink reads it
+    as blank), E014 for a script over MAX_SCRIPT (read up to the line that
+    crosses it)."""
+    kept: list[str] = []
+    size = 0
+    for index, line in enumerate(lines):
+        size += len(line) + 1
+        number = index + 1 + line_offset
+        if size > MAX_SCRIPT + 1:
+            sink.report(DramaError("E014", f"the script is longer than the limit of {MAX_SCRIPT:,} characters",
+                                   position=Position(file, number, 1, 2),
+                                   expected="a shorter script: split it into files read with `include`"))
+            break
+        if len(line) > MAX_LINE:
+            sink.report(DramaError("E013", f"this line has {len(line):,} characters, more than the limit of "
+                                   f"{MAX_LINE:,}", position=Position(file, number, MAX_LINE + 1, MAX_LINE + 2),
+                                   expected=f"lines of at most {MAX_LINE:,} characters"))
+            line = ""
+        kept.append(line)
+    return kept
 
 
 def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> int | None:

@@ -1,0 +1,274 @@
+"""The template sandbox: Jinja's SandboxedEnvironment, with a time budget and caps on sizes (docs/templates.md, "Limits").
+
+A template shared between game masters is untrusted input. Jinja's sandbox
+keeps it from Python's internals; this module keeps it from running for ever
+or filling the memory:
+
+- **Sizes.** Every value a template makes through an operator (`*`, `**`,
+  `%`, `+`), a call (a method, a macro, a global such as `lipsum`) or a
+  filter is checked *before* it is made, from its operands: no text or list
+  longer than `MAX_SIZE`, no number argument over `MAX_ARGUMENT` (a width, a
+  count), no whole number over `MAX_BITS` bits, no `%`/`format` width of 6
+  digits or more. The output is made piece by piece and stops at `MAX_SIZE`.
+- **Time.** A watchdog thread (`threading.Timer`) raises `TemplateTimeout` in
+  the rendering thread when `SECONDS` have passed, through CPython's
+  `PyThreadState_SetAsyncExc`: it works on Linux and macOS (and Windows), in
+  any thread, and needs no signal. The exception arrives between two
+  bytecodes of the template's code, which the size caps keep short.
+
+Each breach is a `TemplateLimit` (or `TemplateTimeout`), which the renderer
+reports as E601 at the template's file and line.
+
+Templates may mutate a list they made (the built-in ones build their phrases
+with `parts.append(...)`), so the environment is the mutable
+`SandboxedEnvironment`; the caller's events are copied before rendering.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import re
+import threading
+import time
+from typing import Any
+
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Namespace
+
+__all__ = ["GuardedSandbox", "TemplateLimit", "TemplateTimeout", "Budget", "MAX_SIZE", "MAX_ARGUMENT",
+           "MAX_BITS", "SECONDS"]
+
+# characters of the output, and of any text or list a template makes
+MAX_SIZE = 20_000_000
+# a number given to a call or filter (a width, a count of paragraphs, a batch)
+MAX_ARGUMENT = 100_000
+# bits of a whole number a template makes (about 30,000 digits)
+MAX_BITS = 100_000
+# seconds one rendering may take
+SECONDS = 5.0
+
+_WIDE = re.compile(r"\d{6,}")          # a width or precision of a million or more in `%` or format
+
+
+class TemplateLimit(Exception):
+    """A template went past one of the limits of this module."""
+
+
+class TemplateTimeout(Exception):
+    """The rendering ran out of time. (An Exception, so that Jinja places it at the
+    template's line; should a filter swallow it, it is raised again every half second.)"""
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, (str, bytes, list, tuple, dict, set)) else 0
+
+
+def _check_value(value: Any, what: str) -> None:
+    if _size(value) > MAX_SIZE:
+        raise TemplateLimit(f"{what} would make more than {MAX_SIZE:,} characters or items")
+    if type(value) is int and value.bit_length() > MAX_BITS:
+        raise TemplateLimit(f"{what} would make a number of more than {MAX_BITS:,} bits")
+
+
+def _check_arguments(name: str, args, kwargs, what: str) -> None:
+    sized = name in _SIZES
+    for value in (*args, *kwargs.values()):
+        if sized and type(value) is int and abs(value) > MAX_ARGUMENT:
+            raise TemplateLimit(f"{what} given the number {value}, more than the limit of {MAX_ARGUMENT:,}")
+        if isinstance(value, str) and _size(value) > MAX_SIZE:
+            raise TemplateLimit(f"{what} given a text of more than {MAX_SIZE:,} characters")
+
+
+# the filters, methods and globals whose numbers are sizes (a width, a count)
+_SIZES = {"center", "ljust", "rjust", "zfill", "expandtabs", "indent", "wordwrap", "truncate", "batch",
+          "slice", "lipsum", "generate_lorem_ipsum", "range", "safe_range", "format", "format_map", "join",
+          "replace", "split", "rsplit", "splitlines"}
+
+
+def _estimate(name: str, value: Any, args, kwargs) -> int:
+    """A bound on the size of what a filter or method would make (0: nothing to fear)."""
+    if name in ("join",) and isinstance(value, (list, tuple, str, range)):
+        sep = args[0] if args else kwargs.get("d", "")
+        items = list(value) if not isinstance(value, (list, tuple)) else value
+        return sum(len(str(x)) if isinstance(x, str) else 20 for x in items) + len(items) * _size(sep)
+    if name == "replace" and isinstance(value, str) and len(args) >= 2 and isinstance(args[1], str):
+        old = args[0] if isinstance(args[0], str) else ""
+        count = value.count(old) + 1 if old else len(value) + 1
+        return len(value) + count * len(args[1])
+    if name == "indent" and isinstance(value, str):
+        width = args[0] if args else kwargs.get("width", 4)
+        width = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+        return len(value) + (value.count("\n") + 1) * width
+    return 0
+
+
+def _guarded(name: str, function):
+    """A filter (or test) that checks its arguments and the size of what it would make."""
+    @functools.wraps(function)
+    def guarded(*args, **kwargs):
+        plain = [a for a in args if not _is_context(a)]
+        _check_arguments(name, plain[1:], kwargs, f"the filter `{name}`")
+        value = plain[0] if plain else None
+        if name == "format" and isinstance(value, str) and _WIDE.search(value):
+            raise TemplateLimit("the filter `format` with a width or precision of a million or more")
+        if _size(value) > MAX_SIZE:
+            raise TemplateLimit(f"the filter `{name}` given more than {MAX_SIZE:,} characters or items")
+        if _estimate(name, value, plain[1:], kwargs) > MAX_SIZE:
+            raise TemplateLimit(f"the filter `{name}` would make more than {MAX_SIZE:,} characters")
+        result = function(*args, **kwargs)
+        _check_value(result, f"the filter `{name}`")
+        return result
+    return guarded
+
+
+def _is_context(value) -> bool:
+    from jinja2.nodes import EvalContext
+    from jinja2.runtime import Context
+    return isinstance(value, (Context, EvalContext, SandboxedEnvironment))
+
+
+class _Namespace(Namespace):
+    """`namespace()`, whose attributes are checked like every other value made."""
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        _check_value(value, f"`{name}` of a namespace")
+        super().__setitem__(name, value)
+
+
+def _binop(symbol: str, left: Any, right: Any) -> None:
+    """Refuse an operator whose result would be too large, before it is made."""
+    if symbol == "*":
+        count = right if isinstance(right, int) else left if isinstance(left, int) else None
+        other = left if count is right else right
+        if count is not None and _size(other) and count * _size(other) > MAX_SIZE:
+            raise TemplateLimit(f"`*` would make more than {MAX_SIZE:,} characters or items")
+        if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > MAX_BITS:
+            raise TemplateLimit(f"`*` would make a number of more than {MAX_BITS:,} bits")
+    elif symbol == "**":
+        if isinstance(left, int) and isinstance(right, int) and right > 0 and \
+                abs(left) > 1 and right * abs(left).bit_length() > MAX_BITS:
+            raise TemplateLimit(f"`**` would make a number of more than {MAX_BITS:,} bits")
+    elif symbol == "%":
+        if isinstance(left, str) and _WIDE.search(left):
+            raise TemplateLimit("`%` with a width or precision of a million or more")
+    elif symbol == "+":
+        if _size(left) + _size(right) > MAX_SIZE:
+            raise TemplateLimit(f"`+` would make more than {MAX_SIZE:,} characters or items")
+
+
+_FORMATS = {"format", "format_map"}
+_SIZED_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs", "join", "replace", "indent"}
+
+
+class GuardedSandbox(SandboxedEnvironment):
+    """Jinja's sandbox, with every operator, call and filter checked against the limits."""
+
+    intercepted_binops = frozenset(["*", "**", "%", "+"])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.globals["namespace"] = _Namespace
+
+    def guard_filters(self) -> None:
+        """Wrap every filter and test (call after the last filter is added)."""
+        for table in (self.filters, self.tests):
+            for name, function in list(table.items()):
+                if not getattr(function, "_guarded", False):
+                    wrapped = _guarded(name, function)
+                    wrapped._guarded = True
+                    table[name] = wrapped
+
+    def getattr(self, obj, attribute):
+        if isinstance(obj, str) and attribute in _FORMATS and _WIDE.search(obj):
+            raise TemplateLimit(f"`{attribute}` with a width or precision of a million or more")
+        return super().getattr(obj, attribute)
+
+    def call_binop(self, context, operator_: str, left, right):
+        _binop(operator_, left, right)
+        return super().call_binop(context, operator_, left, right)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        name = getattr(__obj, "__name__", "")
+        _check_arguments(name, args, {k: v for k, v in kwargs.items() if not k.startswith("_")},
+                         f"`{name or 'a call'}`")
+        target = getattr(__obj, "__self__", None)
+        if name in _FORMATS and isinstance(target, str) and _WIDE.search(target):
+            raise TemplateLimit(f"`{name}` with a width or precision of a million or more")
+        if name in _SIZED_METHODS and _estimate(name, target, args, kwargs) > MAX_SIZE:
+            raise TemplateLimit(f"`{name}` would make more than {MAX_SIZE:,} characters")
+        result = super().call(__context, __obj, *args, **kwargs)
+        _check_value(result, f"`{name or 'a call'}`")
+        return result
+
+
+# ---------------------------------------------------------------------------
+# the time budget
+
+def _set_async_exc(thread: int, exception) -> None:
+    """Raise `exception` in `thread` at its next bytecode (None: take back one not raised yet)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
+                                              ctypes.py_object(exception) if exception is not None else None)
+
+
+class Budget:
+    """`with Budget(seconds):` raises TemplateTimeout in this thread when the time is up."""
+
+    def __init__(self, seconds: float | None = None):
+        self.seconds = SECONDS if seconds is None else seconds
+        self._thread = threading.get_ident()
+        self._lock = threading.Lock()
+        self._armed = False
+        self._fired = False
+        self._timer: threading.Timer | None = None
+        self.started = 0.0
+
+    def _expire(self) -> None:
+        with self._lock:
+            if self._armed:
+                self._fired = True
+                _set_async_exc(self._thread, TemplateTimeout)
+                self._timer = threading.Timer(0.5, self._expire)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def __enter__(self) -> "Budget":
+        self._thread = threading.get_ident()
+        self._armed = True
+        self.started = time.monotonic()
+        self._timer = threading.Timer(self.seconds, self._expire)
+        self._timer.daemon = True
+        try:
+            self._timer.start()
+        except TemplateTimeout:     # spent before the block began: __exit__ would not run
+            self.__exit__(TemplateTimeout, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        late = False
+        while True:             # disarm; a timeout delivered while disarming is taken, and disarming done again
+            try:
+                with self._lock:
+                    self._armed = False
+                    if self._fired:     # raised, but perhaps not delivered yet: take it back
+                        _set_async_exc(self._thread, None)
+                    self._timer.cancel()
+                break
+            except TemplateTimeout:
+                late = True
+        if late and exc[0] is None:
+            raise TemplateTimeout
+
+
+def stream(template, context: dict) -> str:
+    """Render `template` piece by piece, refusing output past MAX_SIZE."""
+    pieces: list[str] = []
+    size = 0
+    for piece in template.generate(context):
+        size += len(piece)
+        if size > MAX_SIZE:
+            raise TemplateLimit(f"the output would be longer than {MAX_SIZE:,} characters")
+        pieces.append(piece)
+    return "".join(pieces)
+

@@ -1,0 +1,159 @@
+"""User templates are untrusted input (docs/templates.md, "Limits"): a table of
+escape and denial-of-service payloads, each rendered through the API and the
+`drama` command. For every one: no escape from the sandbox, no traceback (E601
+at the template's file and line, or text), inside the time budget, the output
+under the cap, and the memory it takes bounded."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import pytest
+
+import dsl
+from conftest import SCENARIOS, drama, write
+from dsl.errors import DramaError
+from dsl.render import render, sandbox
+
+# (name, template, what must come of it: "E601", or a text the output must hold)
+PAYLOADS = [
+    # sizes
+    ("huge repeat", "{{ 'x' * 10**11 }}", "E601"),
+    ("huge list repeat", "{{ [1] * 10**10 }}", "E601"),
+    ("huge power", "{{ 9 ** 999999999 }}", "E601"),
+    ("power of powers", "{{ (10**10)**(10**10) }}", "E601"),
+    ("huge product", "{% set n = 10**30000 %}{{ n * n * n * n }}", "E601"),
+    ("huge join", "{{ ('x' * 100000)|join('y' * 100000) }}", "E601"),
+    ("huge replace", "{{ ('x' * 100000)|replace('', 'y' * 1000) }}", "E601"),
+    ("indent huge width", "{{ 'a\nb'|indent(10**9) }}", "E601"),
+    ("indent wide text", "{{ ('x\n' * 100000)|indent('y' * 1000) }}", "E601"),
+    ("center huge width", "{{ 'x'|center(10**9) }}", "E601"),
+    ("center method", "{{ 'x'.center(10**9) }}", "E601"),
+    ("ljust method", "{{ 'x'.ljust(999999999) }}", "E601"),
+    ("wordwrap huge width", "{{ 'x y'|wordwrap(10**9) }}", "E601"),
+    ("percent width", "{{ '%0999999999d' % 1 }}", "E601"),
+    ("format width", "{{ '{:>999999999}'.format(1) }}", "E601"),
+    ("format filter width", "{{ '%999999999s'|format('x') }}", "E601"),
+    ("lipsum huge", "{{ lipsum(10**9) }}", "E601"),
+    ("range huge", "{{ range(10**9)|list|length }}", "E601"),
+    ("batch huge", "{{ 'x'|batch(10**9)|list }}", "E601"),
+    ("namespace doubling", "{% set ns = namespace(x='x') %}{% for i in range(100) %}"
+                           "{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x|length }}", "E601"),
+    ("macro doubling", "{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% else %}{{ s|length }}{% endif %}"
+                       "{% endmacro %}{{ d('x', 60) }}", "E601"),
+    ("macro recursion", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "E601"),
+    ("output flood", "{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", "E601"),
+    ("nested range loops", "{% for i in range(10**5) %}{% for j in range(10**5) %}{% endfor %}{% endfor %}",
+     "E601"),
+    ("nested loops with output", "{% for i in range(10**5) %}{% for j in range(10**5) %}.{% endfor %}{% endfor %}",
+     "E601"),
+    ("macro fan-out", "{% macro t(n) %}{% if n %}{{ t(n - 1) }}{{ t(n - 1) }}{% endif %}{% endmacro %}{{ t(40) }}",
+     "E601"),
+    # escapes
+    ("class mro", "{{ ''.__class__.__mro__ }}", "E601"),
+    ("subclasses", "{{ ''.__class__.__mro__[1].__subclasses__() }}", "E601"),
+    ("int base", "{{ (1).__class__.__base__.__subclasses__() }}", "E601"),
+    ("format attribute", "{{ '{0.__class__.__mro__}'.format(1) }}", "E601"),
+    ("format_map attribute", "{{ '{a.__class__}'.format_map({'a': 1}) }}", "E601"),
+    ("attr filter", "{{ ''|attr('__class__') }}", "E601"),
+    ("attr filter chain", "{{ (''|attr('__class__')|attr('__mro__'))[1] }}", "E601"),
+    ("cycler globals", "{{ cycler.__init__.__globals__ }}", "E601"),
+    ("joiner globals", "{{ joiner.__init__.__globals__.os }}", "E601"),
+    ("namespace globals", "{{ namespace.__init__.__globals__ }}", "E601"),
+    ("lipsum globals", "{{ lipsum.__globals__ }}", "E601"),
+    ("template reference context", "{{ self._TemplateReference__context }}", "E601"),
+    ("event internals", "{{ events[0].__class__.__mro__ }}", "E601"),
+    ("dict method internals", "{{ events[0].items.__self__.__class__ }}", "E601"),
+    ("include a system file", "{% include '/etc/passwd' %}", "E601"),
+    ("include up the tree", "{% include '../../../../etc/passwd' %}", "E601"),
+    ("undefined config", "{{ config.items() }}", "E601"),
+    # fine
+    ("a plain template", "{{ title }}: {{ events|length }} events", "Emberfall: 33 events"),
+    ("lists may be built", "{% set parts = [] %}{% set _ = parts.append('a') %}{{ parts|join(',') }}", "a"),
+    ("a small loop", "{% for i in range(1000) %}{% endfor %}done", "done"),
+]
+
+
+@pytest.fixture(scope="module")
+def events():
+    return dsl.run(SCENARIOS / "emberfall" / "scenario.yaml")
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """A 1-second budget, so that the table runs fast (the mechanism is the same)."""
+    monkeypatch.setattr(sandbox, "SECONDS", 1.0)
+    return 1.0
+
+
+@pytest.mark.parametrize("name, text, expect", PAYLOADS, ids=[p[0] for p in PAYLOADS])
+def test_payload_through_the_api(tmp_path, events, quick, name, text, expect):
+    template = write(tmp_path, "evil.md.j2", text + "\n")
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        output = render(events, format="md", template=template)
+        error = None
+    except DramaError as raised:     # anything else fails the test: a traceback
+        output, error = "", raised
+    took = time.perf_counter() - start
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert took < quick + 2, f"{name} took {took:.1f} s"
+    assert peak < 4 * sandbox.MAX_SIZE + 50_000_000, f"{name} took {peak / 1e6:.0f} MB"
+    assert len(output) <= sandbox.MAX_SIZE
+    if expect == "E601":
+        assert error is not None and error.code == "E601", f"{name} rendered: {output[:200]!r}"
+        assert error.position is not None and error.position.file == str(template), error.format()
+        assert "Traceback" not in error.format()
+    else:
+        assert error is None, error.format()
+        assert expect in output
+    for leak in ("<class", "subclasses", "__globals__", "root:", "<function", "<module"):
+        assert leak not in output
+
+
+@pytest.mark.parametrize("name, text, expect", [p for p in PAYLOADS if p[0] in
+                                                ("huge repeat", "center huge width", "class mro", "attr filter",
+                                                 "template reference context", "nested range loops")],
+                         ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None)
+def test_payload_through_the_command(tmp_path, quick, name, text, expect):
+    template = write(tmp_path, "evil.md.j2", text + "\n")
+    start = time.perf_counter()
+    outcome = drama("run", SCENARIOS / "emberfall" / "scenario.yaml", "--format", "md", "--template", template)
+    assert time.perf_counter() - start < quick + 3
+    assert outcome.code == 1 and outcome.stdout == ""
+    assert f"{template}:1:" in outcome.stderr and "error[E601]" in outcome.stderr
+
+
+def test_the_time_budget_works_outside_the_main_thread(tmp_path, events, quick):
+    """The watchdog needs no signal: a rendering in a worker thread is stopped too."""
+    import threading
+    template = write(tmp_path, "slow.md.j2", PAYLOADS[[p[0] for p in PAYLOADS].index("nested range loops")][1])
+    found = []
+
+    def work():
+        try:
+            render(events, format="md", template=template)
+        except DramaError as error:
+            found.append(error)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(quick + 5)
+    assert not worker.is_alive()
+    assert found and found[0].code == "E601" and "ran for more than" in found[0].message
+
+
+def test_a_budget_that_ends_with_the_rendering_leaves_nothing_behind(events):
+    """Budgets that end as their block ends: a timeout is raised inside the block
+    (or as it ends), never later, outside it."""
+    for _ in range(30):
+        try:
+            with sandbox.Budget(0.001):
+                time.sleep(0.001)
+        except sandbox.TemplateTimeout:
+            pass
+        time.sleep(0.01)            # a timeout delivered late would be raised here
+    assert render(events, format="text")         # and rendering still works
