@@ -71,7 +71,6 @@ KNOWN_DRIFT = {
     ('errors.md', 'drama run scenario.yaml -o opening.drama', 'error[E501]: refusing to write over the input file opening.drama'),
     ('errors.md', 'echo $?', '0'),
     ('errors.md', 'head -n 2 events.jsonl > cut.jsonl', ''),
-    ('events.md', 'drama run scenarios/emberfall/scenario.yaml --format json | head -n 5', '{"type": "start", "line": null, "version": 1, "title": "The Fall of Emberfall", "seed": 0, "setting": {"name": "Sword an'),
     ('events.md', 'drama run scenarios/emberfall/scenario.yaml --format json | tail -n 7', '{"type": "exchange", "line": 41, "drama": "Throne Hall", "round": 3, "index": 0, "intent": "fireball", "attacker": "Kara'),
     ('language.md', 'drama check ashen/with-embers.yaml', 'ashen/scenes/the-long-way.drama:10:1: warning[W003]: this loop counts 3 rounds, but its body begins no round'),
     ('language.md', 'drama check with-embers.yaml', 'ashen-pass.drama:17:3: error[E002]: an indented line must follow a joint action or defence'),
