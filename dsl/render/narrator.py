@@ -9,6 +9,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .filters import bare
 from .phrasebook import PhraseBook, choose_form, slots
 
 VOWELS = "aeiouAEIOU"
@@ -51,19 +52,11 @@ def ids_of(side: Any) -> tuple[str, ...]:
 
 def english_bare(phrase: str) -> str:
     """`leaps the chasm` -> `leap the chasm`: the first word in the base form."""
-    words = phrase.split(" ", 1)
-    first = words[0]
-    lower = first.lower()
+    first, space, rest = phrase.partition(" ")
     irregular = {"is": "be", "has": "have", "does": "do", "goes": "go"}
-    if lower in irregular:
-        first = irregular[lower]
-    elif len(lower) > 3 and lower.endswith("ies"):
-        first = first[:-3] + "y"
-    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
-        first = first[:-2]
-    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        first = first[:-1]
-    return " ".join([first] + words[1:])
+    if first.lower() in irregular:
+        return irregular[first.lower()] + space + rest
+    return bare(phrase)
 
 
 def english_plural(phrase: str) -> str:
