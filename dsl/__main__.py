@@ -2,4 +2,5 @@
 
 from .cli import main
 
-main()
+# named as the command is, so that usage lines read `drama run ...` whichever way it started
+main(prog_name="drama")
