@@ -83,8 +83,6 @@ KNOWN_DRIFT = {
     ('errors.md', 'drama test bad.test.yaml', '================================== drama test =================================='),
     ('errors.md', 'echo $?', '0'),
     ('errors.md', 'head -n 2 events.jsonl > cut.jsonl', ''),
-    ('odds.md', 'drama odds scenarios/emberfall/scenario.yaml "Bren bash -> Goblins +Overlord with Strength + Iron Shield, roll" \\', ''),
-    ('odds.md', 'drama odds scenarios/emberfall/scenario.yaml $\'Kara & Bren "pin the Overlord" -> Overlord\\n  Kara with Sorcery, roll 2\\n  Bren with Strength + Iron Shield, roll 1\'', ''),
     ('simulate.md', "drama simulate scenarios/skirmish/scenario.yaml --format json | jq -c '.parties[] | [.id, .quintessence.mean]'", ''),
     ('simulate.md', 'drama simulate scenarios/skirmish/scenario.yaml --runs 2000 --seed 1', ''),
     ('templates.md', 'drama render emberfall.jsonl --as transcript --numbers', ''),
