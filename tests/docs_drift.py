@@ -83,6 +83,4 @@ KNOWN_DRIFT = {
     ('errors.md', 'drama test bad.test.yaml', '================================== drama test =================================='),
     ('errors.md', 'echo $?', '0'),
     ('errors.md', 'head -n 2 events.jsonl > cut.jsonl', ''),
-    ('templates.md', 'drama render emberfall.jsonl --as transcript --numbers', ''),
-    ('templates.md', 'drama run scenarios/emberfall/scenario.yaml --format md --template my-log.md.j2 | tail -n 6', '## Standings'),
 }
