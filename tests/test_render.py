@@ -209,7 +209,7 @@ def classic_text(events) -> str:
             checks = " then ".join(" ".join(map(str, c["final"])) or "-" for c in e["checks"])
             text = f"{e['party']} {'rushed ' if e['rushed'] else ''}recovery: {checks}, {e['returned']} back"
         elif kind == "drama_end":
-            text = f"end of {e['drama']} after {e['rounds']} rounds" + (f": {e['text']}" if e.get("text") else "")
+            text = f"end of {e['drama']} after {e['rounds']} round{'s' if e['rounds'] != 1 else ''}" + (f": {e['text']}" if e.get("text") else "")
         elif kind in ("calm", "rest"):
             text = f"{kind} {format_seconds(e['seconds'])}" + (
                 f"; restored {', '.join(e['restored'])}" if e.get("restored") else "")
@@ -670,3 +670,12 @@ def test_the_templates_ship_with_the_package():
     names = {p.name for p in TEMPLATES.glob("*.j2")}
     assert {f"{k}.{f}.j2" for k in KINDS for f in FORMATS} | {"base.html.j2"} <= names
     assert '"dsl.render" = ["templates/*", "phrases/*"]' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_text_log_counts_one_round_in_the_singular(tmp_path):
+    """`end of ... after 1 round`, as the Markdown and HTML logs say it, not `after 1 rounds`."""
+    one = make_scenario(tmp_path / "one", 'drama Hall with Kara, Goblins\nKara fireball -> Goblins, rolled 6 5\nend drama "done"\n')
+    two = make_scenario(tmp_path / "two", 'drama Hall with Kara, Goblins\nKara fireball -> Goblins, rolled 6 5\nround\n'
+                        'Kara fireball -> Goblins, rolled 4 4\nend drama\n')
+    assert "   3  end of Hall after 1 round: done\n" in drama("run", one).stdout
+    assert "   5  end of Hall after 2 rounds\n" in drama("run", two).stdout
