@@ -16,12 +16,12 @@ worktree of an older commit, say), reading its output through a pipe: the
 time to the first byte, the time to the end, and the peak memory, the best
 of K runs of each (1,000, 10,000, 100,000 and 300,000 actions by default).
 
-A script is limited to 300,000 characters (E014, dsl/limits.py), about 4,500
-actions, and a run to 100,000 statements (E012): `drama run` refuses the
-longer logs. The in-process measures (the default, and --in-process) lift
-both limits for the measure, so that 10,000 to 300,000 actions can be
-timed; --compare-in-process runs --in-process in a fresh process under each
-tree in turn, alternating, and prints the best of K.
+A script file is read up to 8 MiB (E014, E520; dsl/limits.py), about 125,000
+actions: `drama run` refuses the longer logs. The in-process measures (the
+default, and --in-process) lift that limit, and a run's statement budget
+where a tree has one for every statement (E012), so that 300,000 actions can
+be timed; --compare-in-process runs --in-process in a fresh process under
+each tree in turn, alternating, and prints the best of K.
 
 With --distinct every action line is different (its intent carries a serial
 number), so the parser cannot reuse a line it has already read: the worst case.
