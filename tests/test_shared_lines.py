@@ -8,8 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EMBERFALL_CAST, EMBERFALL_SETTING, drama, exchanges, make_scenario, of_type, \
-    printed_errors, run_events, write
+from conftest import drama, exchanges, make_scenario, of_type, printed_errors, run_events, write
 from dsl.errors import Diagnostics, DramaError
 from dsl.interpreter import FRESH, PLAY
 from dsl.loader import load_scenario
