@@ -228,6 +228,22 @@ def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path):
     assert warning.code == "W030" and again.events == table.events
 
 
+def test_a_torn_entry_is_named_by_its_statement_not_by_the_blank_line_before_it(tmp_path):
+    # the writer appends an entry as a blank line, the statement, then its marker:
+    # a write cut short leaves the blank line and part of the statement
+    program = Program.compile(hall(tmp_path))
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path), seed=1)
+    table.play_script()
+    whole = path.read_text(encoding="utf-8")
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("\nOverlord crush -> Kara with Brut\n")
+    _, warning = Table.resume(program, str(path), seed=1)
+    assert warning.code == "W030" and "'Overlord crush -> Kara with Brut'" in warning.message
+    assert warning.position.line == whole.count("\n") + 2
+    assert path.read_text(encoding="utf-8") == whole
+
+
 def test_resume_on_the_command_line_reports_the_torn_line(tmp_path):
     scenario = hall(tmp_path)
     path = tmp_path / "j.drama"
@@ -240,7 +256,7 @@ def test_resume_on_the_command_line_reports_the_torn_line(tmp_path):
                           input="/quit\n", capture_output=True, text=True, env=env(), timeout=60)
     assert done.returncode == 0, done.stderr
     assert "warning[W030]" in done.stderr and "torn" in done.stderr
-    assert "(resumed: 1 entries)" in done.stdout
+    assert "(resumed: 1 entry)" in done.stdout
 
 
 def test_a_journal_that_does_not_follow_the_script_is_refused(tmp_path):
@@ -266,6 +282,7 @@ def test_usage_errors_of_drama_play(tmp_path):
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume"],
                           input="", capture_output=True, text=True, env=env(), timeout=60)
     assert done.returncode == 1 and "error[E902]" in done.stderr
+    assert "there is no journal to resume in the folder " in done.stderr and "journal/\n" in done.stderr
     (tmp_path / "other.drama").write_text("scene \"x\"\n")
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume",
                            "--journal", str(tmp_path / "other.drama")],
@@ -284,7 +301,7 @@ def test_the_default_journal_is_numbered_by_date_next_to_the_scenario(tmp_path):
     assert names[1].endswith("-1.yaml")
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume"], input="/quit\n",
                           capture_output=True, text=True, env=env(), timeout=60)
-    assert names[2] in done.stdout and "(resumed: 1 entries)" in done.stdout
+    assert names[2] in done.stdout and "(resumed: 1 entry)" in done.stdout
     events = dsl.run(tmp_path / "journal" / names[1])
     assert [e["type"] for e in events] == ["start", "scene", "final"]
 

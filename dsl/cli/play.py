@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..engine.checks import plural
 from ..errors import DramaError, Position
 from .common import fail
 
@@ -35,7 +36,7 @@ def default_journal(scenario: str, resume: bool) -> str:
                     if (m := _NUMBERED.match(name))))
     if resume:
         if not found:
-            raise DramaError("E902", f"there is no journal to resume in {folder}", position=Position(scenario, 1, 1),
+            raise DramaError("E902", f"there is no journal to resume in the folder {folder}{os.sep}", position=Position(scenario, 1, 1),
                              hint="start a session without --resume, or name the journal with --journal")
         return os.path.join(folder, found[-1][2])
     today = datetime.date.today().isoformat()
@@ -103,7 +104,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
-    click.echo(f"journal: {path}" + (f" (resumed: {len(table.entries)} entries)" if resume else ""))
+    click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else ""))
     loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
                      scenario_file=scenario_file, scenario=scenario)
     try:
