@@ -57,10 +57,11 @@ import os
 from ..engine.parties import PartySheet, Settings
 from ..errors import Diagnostics, DramaError, did_you_mean, one_of
 from .fields import BAD, DURATION_FORM, PARTY_ID_FORBIDDEN, RESERVED_IDS, ROUND_FORM  # noqa: F401 - re-exported
-from .schemas import (
+from .cast import read_cast
+from .scenario import read_scenario, read_setting
+from .schemas import (  # noqa: F401 - the constants are re-exported
     CAST_KEYS, DICE_KEYS, PARTY_KEYS, SCENARIO_KEYS, SETTING_KEYS, SHEET_NAME_FORBIDDEN, Scenario, ScriptSource,
-    read_cast, read_scenario, read_setting,
-)  # noqa: F401 - the constants are re-exported
+)
 from .yamlnodes import Context, Fatal, Skip, YamlFile
 
 __all__ = [

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
-import importlib.util
 import os
 import threading
 from importlib.resources.abc import Traversable
@@ -27,8 +26,12 @@ GRAMMAR_NAME = "drama.lark"
 _OPTIONS = dict(
     parser="lalr",
     lexer="contextual",
-    # strict mode checks regex collisions with `interegular`
-    strict=importlib.util.find_spec("interegular") is not None,
+    # Not strict: Lark's strict mode checks the grammar's terminals for regex
+    # collisions with `interegular`, once per grammar, so that check belongs to
+    # the test suite (tests/test_parser.py), not to every start of the command;
+    # `interegular` is a test dependency only, and without it installed Lark's
+    # lexer does not import it (about 17 ms of every start).
+    strict=False,
     maybe_placeholders=False,
     propagate_positions=False,
 )

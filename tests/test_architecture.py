@@ -1,0 +1,35 @@
+"""docs/architecture.md's table of modules is kept true: it lists every module of the package, and only those."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _modules() -> set[str]:
+    package = ROOT / "dsl"
+    return {str(path.relative_to(ROOT)) for path in package.rglob("*.py")
+            if "grammar" not in path.relative_to(package).parts}
+
+
+def _rows() -> set[str]:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `(dsl/[^`]+\.py)` \|", text, flags=re.M))
+
+
+def test_the_module_table_lists_every_module_of_the_package():
+    missing = sorted(_modules() - _rows())
+    assert not missing, f"modules missing from docs/architecture.md's table: {missing}"
+
+
+def test_the_module_table_lists_no_module_that_is_gone():
+    gone = sorted(_rows() - _modules())
+    assert not gone, f"docs/architecture.md's table names modules that do not exist: {gone}"
+
+
+def test_every_module_opens_with_a_docstring_of_its_role():
+    bare = sorted(name for name in _modules() if not ast.get_docstring(ast.parse((ROOT / name).read_text("utf-8"))))
+    assert not bare, f"modules without a docstring: {bare}"
