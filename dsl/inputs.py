@@ -34,11 +34,12 @@ import stat
 from typing import Iterator
 
 from .errors import DramaError, Position
+from .limits import MAX_SCRIPT
 
 __all__ = ["MAX_BYTES", "MAX_YAML_BYTES", "MAX_TEMPLATE_BYTES", "MAX_EVENT_LOG_BYTES", "SURROGATE",
            "read_bytes", "read_text", "check_text", "check_path", "bad_character", "tracking", "note", "overlay"]
 
-MAX_BYTES = 8 * 2**20               # a script
+MAX_BYTES = MAX_SCRIPT              # a script (8 MiB, the limit of its characters too: E014)
 MAX_YAML_BYTES = 2 * 2**20          # a scenario, setting or cast file
 MAX_TEMPLATE_BYTES = 2**20          # a template
 MAX_EVENT_LOG_BYTES = 256 * 2**20   # a saved event log

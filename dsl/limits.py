@@ -18,22 +18,27 @@ __all__ = ["MAX_NESTING", "MAX_LOOP_BOUND", "MAX_STEPS", "CHECK_STEPS", "check_b
 MAX_NESTING = 100
 # the bound of a loop: `repeat N times`, `at most N rounds` (E011)
 MAX_LOOP_BOUND = 10_000
-# statements one run executes, counting each pass through a loop (E012);
-# `drama check`'s dry run stops there with a warning (W020). More than a script
-# of MAX_SCRIPT characters holds without loops, so only loops reach it
+# statements that loops repeat, all the loops of a run together (E012): each
+# pass through a loop, and each statement run inside one. A statement outside
+# every loop runs at most once, so that work is bounded by the script's length
+# (a play log of 300,000 actions is fine); loops one inside another multiply
+# their bounds, and this bounds them. `drama check`'s dry run stops there with
+# a warning (W020)
 MAX_STEPS = 100_000
-# `drama check`'s dry run goes on for this many statements, and two more for
-# each statement of the script (its includes read in), up to MAX_STEPS: a
+# `drama check`'s dry run repeats this many statements in loops, and two more
+# for each statement of the script (its includes read in), up to MAX_STEPS: a
 # check's time grows with the script's length, not with its loops' bounds
 CHECK_STEPS = 20_000
 
 
 def check_budget(statements: int) -> int:
-    """The statements `drama check`'s dry run of a script of `statements` may execute."""
+    """The statements `drama check`'s dry run of a script of `statements` may repeat in loops."""
     return min(MAX_STEPS, CHECK_STEPS + 2 * statements)
-# characters in one line of a script (E013), and in one script file (E014)
+# characters in one line of a script (E013), and in one script with the files
+# it includes, each include counted (E014): as much as a script file may hold
+# (8 MiB, dsl/inputs.py), so that a play log of a long campaign is read
 MAX_LINE = 4_000
-MAX_SCRIPT = 300_000
+MAX_SCRIPT = 8 * 2**20
 # dice one statement gives or rolls (E015)
 MAX_DICE = 1_000
 # the largest whole number a setting or cast file may hold (E104); a script's

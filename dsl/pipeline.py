@@ -195,9 +195,9 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
             met.report(error)
         if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked
             met.report(DramaError(
-                "W020", f"the dry run stopped here, after {budget:,} statements: what comes "
+                "W020", f"the dry run stopped here, after {budget:,} statements in loops: what comes "
                 "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
-                hint="a run of this script may stop at the limit of a run's statements (E012)"))
+                hint="a run of this script may stop at the limit of the statements loops repeat (E012)"))
         # what the run met is reported once, at the place the run met it
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:

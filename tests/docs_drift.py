@@ -13,7 +13,7 @@ KNOWN_DRIFT = {
     ('errors.md', 'drama check scenario.yaml', "scene.drama:2:1: warning[W002]: this loop always runs to its bound of 3: 'Kara quintessence > 6 or Overlord damage > 7' "),
     ('errors.md', 'drama check scenario.yaml', 'scene.drama:3:1: error[E309]: Kara already took an aggressive action this round (R9)'),
     ('errors.md', 'drama check scenario.yaml', "scene.drama:3:1: error[E401]: Bren's recovery rolls its damage pool of 3, but 4 dice are given"),
-    ('errors.md', 'drama check scenario.yaml', 'scene.drama:3:1: warning[W020]: the dry run stopped here, after 20,008 statements: what comes later was not run (the nam'),
+    ('errors.md', 'drama check scenario.yaml', 'scene.drama:3:1: warning[W020]: the dry run stopped here, after 20,008 statements in loops: what comes later was not run'),
     ('errors.md', 'drama check scenario.yaml', "scene.drama:4:1: warning[W001]: this arm never runs: 'Overlord quintessence > 7' can never hold: Overlord has from 0 to "),
     ('errors.md', 'drama check scenario.yaml', 'setting.yaml:6:12: error[E522]: the YAML holds more than 100,000 values once its aliases and merges are expanded'),
     ('errors.md', 'drama odds scenario.yaml "Kara fireball -> Overlord, roll" --defence "round"', '<defence>:1:1: error[E701]: `drama odds` needs a defence here'),

@@ -807,7 +807,10 @@ TRIGGERS = {
     "E012": lambda folder: (make_scenario(folder, DRAMA + "repeat 10000 times\nrepeat 10000 times\nend\nend\n"),
                             drama("run", "scenario.yaml"))[1],
     "E013": _scenario(DRAMA + "> " + "x" * 4000 + "\n"),
-    "E014": _scenario(DRAMA + "> a long play log\n" * 30000),
+    # a script and its includes over 8 MiB: a file of 1.7 MB included five times
+    "E014": lambda folder: (write(folder, "part.drama", ("> " + "x" * 3998 + "\n") * 420),
+                            make_scenario(folder, DRAMA + 'include "part.drama"\n' * 5),
+                            drama("check", "scenario.yaml"))[2],
     "E015": _scenario(DRAMA + "Kara fireball -> Overlord with Sorcery, roll 1001\n"),
     "W020": _scenario(DRAMA + "repeat 10000 times\nrepeat 10000 times\nend\nend\n"),
     "E205": _scenario(DRAMA + "> {Overlrd} laughs\n"),

@@ -141,17 +141,31 @@ def test_a_loop_bound_at_the_limit_and_one_past(tmp_path):
 # ---------------------------------------------------------------------------
 # statements executed (E012, W020)
 
-def _steps(top: int) -> str:
-    # a loop statement, 10,000 passes, 8 narrations a pass, then `top` narrations
-    assert 1 + 10_000 * 9 + top == MAX_STEPS - 9_999 + top
-    return "repeat 10000 times\n" + "> again\n" * 8 + "end\n" + "> after\n" * top
+def _loop_work(passes_after: int, narrations_after: int = 0) -> str:
+    # 10,000 passes of 9 narrations: 10,000 passes + 90,000 statements = the budget;
+    # then a loop of `passes_after` passes of nothing, then narrations outside any loop
+    assert 10_000 * (1 + 9) == MAX_STEPS
+    return ("repeat 10000 times\n" + "> again\n" * 9 + "end\n"
+            + (f"repeat {passes_after} times\nend\n" if passes_after else "")
+            + "> after\n" * narrations_after)
 
 
 def test_a_run_at_the_budget_and_one_past(tmp_path):
-    assert run_error(tmp_path, _steps(9_999)) is None
-    error = run_error(tmp_path, _steps(10_000))
+    """E012 counts the work loops repeat: each pass, and each statement run inside a loop."""
+    assert run_error(tmp_path, _loop_work(0)) is None
+    error = run_error(tmp_path, _loop_work(1))
     assert error.code == "E012"
-    assert error.position.line == 1 + 8 + 1 + 10_000        # the last narration, the one past
+    assert error.position.line == 1 + 9 + 1 + 1        # the second loop, whose one pass is the one past
+    assert "loops executed more than 100,000 statements" in error.message
+
+
+def test_statements_outside_loops_do_not_spend_the_budget(tmp_path):
+    """A statement outside every loop runs once at most: a play log longer than the
+    budget runs (its work is bounded by its length, E014), even after a loop that spent it all."""
+    assert run_error(tmp_path, _loop_work(0, narrations_after=30_000)) is None
+    log = DRAMA + "round\n> The war goes on.\n" * 60_000
+    assert log.count("\n") > MAX_STEPS
+    assert run_error(tmp_path, log) is None
 
 
 def test_check_stops_its_dry_run_at_the_budget_with_a_warning(tmp_path):
@@ -160,7 +174,7 @@ def test_check_stops_its_dry_run_at_the_budget_with_a_warning(tmp_path):
     found = dsl.check(make_scenario(tmp_path, script))
     assert [e.code for e in found] == ["W020"]       # the misspelt name is after where the run stopped
     # the budget: a constant and two for each of the script's 5 statements
-    assert f"after {CHECK_STEPS + 2 * 5:,} statements" in found[0].message
+    assert f"after {CHECK_STEPS + 2 * 5:,} statements in loops" in found[0].message
     outcome = drama("check", str(tmp_path / "scenario.yaml"))
     assert outcome.code == 0 and "warning[W020]" in outcome.stderr
 
@@ -183,19 +197,29 @@ def test_a_line_at_the_limit_and_one_past(tmp_path):
     assert (found[0].position.line, found[0].position.column) == (2, MAX_LINE + 1)
 
 
+_LONG_LINE = "> " + "x" * (MAX_LINE - 2) + "\n"        # a narration of MAX_LINE characters
+
+
 def test_a_script_at_the_limit_and_one_past(tmp_path):
-    line = "> " + "x" * 97 + "\n"                 # 100 characters
-    body = line * ((MAX_SCRIPT - len(DRAMA)) // 100)
+    """E014: a script of MAX_SCRIPT characters (8 MiB, as much as a script file may hold) is
+    read; one more is refused: by the reader for a file (E520), by the parser for a text."""
+    body = _LONG_LINE * ((MAX_SCRIPT - len(DRAMA)) // len(_LONG_LINE))
     at = DRAMA + body + "#" * (MAX_SCRIPT - len(DRAMA) - len(body))
     assert len(at) == MAX_SCRIPT
     assert codes(tmp_path, at) == []
-    found = dsl.check(make_scenario(tmp_path, at + "#"))
-    assert [e.code for e in found] == ["E014"]
-    assert run_error(tmp_path, at + "#").code == "E014"
+    assert [e.code for e in dsl.check(make_scenario(tmp_path, at + "#"))] == ["E520"]
+    errors = []
+    dsl.parse(at + "#", "long.drama", errors=errors)
+    assert [e.code for e in errors] == ["E014"]
+    with pytest.raises(DramaError) as raised:
+        dsl.parse(at + "#", "long.drama")
+    assert raised.value.code == "E014"
 
 
 def test_includes_count_towards_the_script_length(tmp_path):
-    write(tmp_path, "big.drama", ("> " + "x" * 97 + "\n") * (MAX_SCRIPT // 100 // 5))
+    big = _LONG_LINE * -(-MAX_SCRIPT // len(_LONG_LINE) // 5)       # a little over a fifth of the limit
+    assert 4 * len(big) < MAX_SCRIPT < 5 * len(big)
+    write(tmp_path, "big.drama", big)
     assert codes(tmp_path, DRAMA + 'include "big.drama"\n' * 4) == []
     assert codes(tmp_path, DRAMA + 'include "big.drama"\n' * 5) == ["E014"]
 

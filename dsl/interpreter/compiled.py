@@ -166,6 +166,9 @@ def _duel(group: list[n.Statement], builder: ExchangeBuilder) -> Step | None:
 
     def step(it: Interpreter) -> None:
         # (no exchange is pending between the steps of a compiled script)
+        if it.looping:                          # its two lines, as `Interpreter.step` counts them
+            it.tick(action.pos)
+            it.tick(defence.pos)
         game = it.game
         drama = game.drama
         if it.fallen and drama is not None:
@@ -199,6 +202,8 @@ def _if(s: n.IfBlock, names: Names, builder: ExchangeBuilder, counted: list) -> 
     file, line, pos = s.pos.file, s.pos.line, s.pos
 
     def step(it: Interpreter) -> None:
+        if it.looping:                          # its own line, as `Interpreter.step` counts it
+            it.tick(pos)
         try:
             for taken, text, holds, body in arms:
                 if holds is None or holds(it):
@@ -222,18 +227,24 @@ def _loop(s: n.Loop, names: Names, builder: ExchangeBuilder, counted: list) -> S
     file, line, bound, pos = s.pos.file, s.pos.line, s.bound, s.pos
 
     def step(it: Interpreter) -> None:
+        if it.looping:                          # its own line, as `Interpreter.step` counts it
+            it.tick(pos)
         try:
             passes = 0
-            while True:
-                if holds is not None and holds(it):
-                    ended = "until"
-                    break
-                if passes >= bound:
-                    ended = "bound" if holds is not None else "count"
-                    break
-                it.tick(pos)            # each pass counts against the budget (dsl/limits.py)
-                _block(it, body)
-                passes += 1
+            it.looping += 1
+            try:
+                while True:
+                    if holds is not None and holds(it):
+                        ended = "until"
+                        break
+                    if passes >= bound:
+                        ended = "bound" if holds is not None else "count"
+                        break
+                    it.tick(pos)        # each pass counts against the budget (dsl/limits.py)
+                    _block(it, body)
+                    passes += 1
+            finally:
+                it.looping -= 1
             it.events.append(ev.loop_ended(file, line, passes, ended, bound))
         except DramaError as error:
             it.fail(error, pos)

@@ -82,8 +82,9 @@ class Interpreter:
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
-        self.budget = budget         # statements (and passes through loops) a run may execute (E012)
+        self.budget = budget         # statements loops may repeat: passes, and statements inside (E012)
         self.steps = 0
+        self.looping = 0             # how many loops the current statement is in
         self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
         self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
@@ -101,22 +102,22 @@ class Interpreter:
         return self.events
 
     def tick(self, pos: Position) -> None:
-        """Count one statement or pass against the budget: past it, E012 (a
-        collecting run stops, keeping the error in `spent`)."""
+        """Count a pass through a loop, or a statement run inside one, against the
+        budget: past it, E012 (a collecting run stops, keeping the error in `spent`).
+        A statement outside every loop runs once at most: it is not counted."""
         self.steps += 1
         if self.steps > self.budget:
-            error = DramaError("E012", f"the run executed more than {self.budget:,} statements, its limit",
-                               position=pos, expected="loops with smaller bounds, or fewer of them one inside another",
-                               notes=["each pass through a loop counts, and each statement in it"])
+            error = DramaError("E012", f"the run's loops executed more than {self.budget:,} statements, "
+                               "the limit", position=pos,
+                               expected="loops with smaller bounds, or fewer of them one inside another",
+                               notes=["each pass through a loop counts, and each statement run inside one"])
             if self.sink.collecting:
                 raise BudgetSpent(error)
             self.sink.report(error)
 
     def step(self, statement: n.Statement) -> None:
         """Run one statement (a block with everything in it)."""
-        self.steps += 1
-        if self.steps > self.budget:
-            self.steps -= 1
+        if self.looping:
             self.tick(statement.pos)
         kind = type(statement)
         handler = _HANDLERS.get(kind)
@@ -199,16 +200,20 @@ class Interpreter:
 
     def _loop(self, s: n.Loop) -> None:
         passes = 0
-        while True:
-            if s.condition is not None and conditions.holds(s.condition, self):
-                ended = "until"
-                break
-            if passes >= s.bound:
-                ended = "bound" if s.condition is not None else "count"
-                break
-            self.tick(s.pos)
-            self._block(s.body)
-            passes += 1
+        self.looping += 1
+        try:
+            while True:
+                if s.condition is not None and conditions.holds(s.condition, self):
+                    ended = "until"
+                    break
+                if passes >= s.bound:
+                    ended = "bound" if s.condition is not None else "count"
+                    break
+                self.tick(s.pos)
+                self._block(s.body)
+                passes += 1
+        finally:
+            self.looping -= 1
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
 
     def _choice(self, s: n.ChoiceBlock) -> None:
