@@ -8,7 +8,7 @@ goes through every function of the API, every fiftieth through the `drama`
 command too; the others through `dsl.check` and a compiled run. Each worker
 process caps its memory (RLIMIT_AS: its size at start plus `--memory` MB, so
 that a run growing past it is a MemoryError, counted as `memory`) and each case
-has a time limit (`--seconds`, counted as `hang`). Every case that ends in a
+has a time limit in CPU time (`--seconds`, counted as `hang`). Every case that ends in a
 traceback, a hang or a memory error is written to `--found` as JSON, ready to
 be copied into tests/fuzz/cases/ as a regression case. Progress goes to
 stderr; the figures (counts, time per case, the slowest) to stdout, and as
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="the index of the first case")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=10.0, help="a case's time limit")
+    parser.add_argument("--seconds", type=float, default=10.0, help="a call's time limit, in CPU seconds")
     parser.add_argument("--memory", type=int, default=1024, help="MB a worker may grow by")
     parser.add_argument("--found", type=Path, default=Path("fuzz-found"))
     parser.add_argument("--json", type=Path)

@@ -228,6 +228,22 @@ def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path):
     assert warning.code == "W030" and again.events == table.events
 
 
+def test_a_torn_entry_is_named_by_its_statement_not_by_the_blank_line_before_it(tmp_path):
+    # the writer appends an entry as a blank line, the statement, then its marker:
+    # a write cut short leaves the blank line and part of the statement
+    program = Program.compile(hall(tmp_path))
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path), seed=1)
+    table.play_script()
+    whole = path.read_text(encoding="utf-8")
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("\nOverlord crush -> Kara with Brut\n")
+    _, warning = Table.resume(program, str(path), seed=1)
+    assert warning.code == "W030" and "'Overlord crush -> Kara with Brut'" in warning.message
+    assert warning.position.line == whole.count("\n") + 2
+    assert path.read_text(encoding="utf-8") == whole
+
+
 def test_resume_on_the_command_line_reports_the_torn_line(tmp_path):
     scenario = hall(tmp_path)
     path = tmp_path / "j.drama"
@@ -266,6 +282,7 @@ def test_usage_errors_of_drama_play(tmp_path):
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume"],
                           input="", capture_output=True, text=True, env=env(), timeout=60)
     assert done.returncode == 1 and "error[E902]" in done.stderr
+    assert "there is no journal to resume in the folder " in done.stderr and "journal/\n" in done.stderr
     (tmp_path / "other.drama").write_text("scene \"x\"\n")
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume",
                            "--journal", str(tmp_path / "other.drama")],

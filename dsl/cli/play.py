@@ -35,7 +35,7 @@ def default_journal(scenario: str, resume: bool) -> str:
                     if (m := _NUMBERED.match(name))))
     if resume:
         if not found:
-            raise DramaError("E902", f"there is no journal to resume in {folder}", position=Position(scenario, 1, 1),
+            raise DramaError("E902", f"there is no journal to resume in the folder {folder}{os.sep}", position=Position(scenario, 1, 1),
                              hint="start a session without --resume, or name the journal with --journal")
         return os.path.join(folder, found[-1][2])
     today = datetime.date.today().isoformat()

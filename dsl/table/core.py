@@ -100,9 +100,11 @@ class Table:
                 raise
         warning = None
         if contents.torn:
-            first = contents.torn.splitlines()[0] if contents.torn.strip() else ""
+            # an entry begins with the blank line that parts it from the one before: name its first words
+            lines = contents.torn.splitlines()
+            blank = next(index for index, line in enumerate(lines) if line.strip())
             warning = DramaError("W030", f"the journal ended in a torn entry (a write cut short); it was dropped: "
-                                 f"{first[:60]!r}", position=Position(path, contents.torn_line, 1),
+                                 f"{lines[blank][:60]!r}", position=Position(path, contents.torn_line + blank, 1),
                                  hint="nothing before it was touched; play that statement again")
             warning.source = table.text() + contents.torn      # the journal as it was, for the caret line
             table.journal.rewrite(table.text())

@@ -11,7 +11,7 @@ of the cases) `drama check` and `drama run`. The outcome is one of:
 - ``error``: a clean error: a `DramaError` with a known code, or exit status 1
   or 2 with no traceback;
 - ``traceback``: any other exception, or a traceback printed by the command;
-- ``hang``: over the time limit (SIGALRM, Unix);
+- ``hang``: over the time limit, in CPU time (SIGPROF, Unix);
 - ``memory``: a MemoryError (the long run caps each worker's memory).
 
 The same seed and index give the same case (`generate(seed, index)`), so a
@@ -215,8 +215,10 @@ class Hang(BaseException):
 
 @contextmanager
 def time_limit(seconds: float):
-    """Raise Hang after `seconds` (Unix, main thread; elsewhere no limit)."""
-    usable = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    """Raise Hang after `seconds` of this process's CPU time (Unix, main thread;
+    elsewhere no limit). CPU time, not wall time: on a shared machine a case's wall
+    time grows with the other processes' load, its CPU time with its own work only."""
+    usable = hasattr(signal, "SIGPROF") and threading.current_thread() is threading.main_thread()
     if not usable or not seconds:
         yield
         return
@@ -224,13 +226,13 @@ def time_limit(seconds: float):
     def expire(signum, frame):
         raise Hang(f"over {seconds} s")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 @dataclass
@@ -261,7 +263,7 @@ class Workspace:
 
 
 class _Clock:
-    """The time limit of each call of a case (a call of the API, a command), and the slowest."""
+    """The time limit of each call of a case (a call of the API, a command), and the slowest (CPU time)."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -269,14 +271,14 @@ class _Clock:
 
     @contextmanager
     def __call__(self, what: str):
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             with time_limit(self.seconds):
                 yield
         except Hang:
-            raise Hang(f"{what} ran for more than {self.seconds} s") from None
+            raise Hang(f"{what} ran for more than {self.seconds} s of CPU time") from None
         finally:
-            took = time.perf_counter() - start
+            took = time.process_time() - start
             if took > self.slowest[0]:
                 self.slowest = (took, what)
 
