@@ -2,6 +2,7 @@
 
     python benchmarks/playlog.py [--distinct] [SIZES ...]
     python benchmarks/playlog.py --compare OLD_TREE,NEW_TREE [--repeat K] [SIZES ...]
+    python benchmarks/playlog.py --compare-in-process OLD_TREE,NEW_TREE [--repeat K] [SIZES ...]
     PYTHONPATH=TREE python benchmarks/playlog.py --in-process N     (from outside the trees)
 
 An action is an aggressive action or a defence, as in the ruleset. Each size runs
@@ -14,6 +15,13 @@ scenario.yaml --format json` with PYTHONPATH set to each tree in turn (a
 worktree of an older commit, say), reading its output through a pipe: the
 time to the first byte, the time to the end, and the peak memory, the best
 of K runs of each (1,000, 10,000, 100,000 and 300,000 actions by default).
+
+A script file is read up to 8 MiB (E014, E520; dsl/limits.py), about 125,000
+actions: `drama run` refuses the longer logs. The in-process measures (the
+default, and --in-process) lift that limit, and a run's statement budget
+where a tree has one for every statement (E012), so that 300,000 actions can
+be timed; --compare-in-process runs --in-process in a fresh process under
+each tree in turn, alternating, and prints the best of K.
 
 With --distinct every action line is different (its intent carries a serial
 number), so the parser cannot reuse a line it has already read: the worst case.
@@ -84,6 +92,18 @@ def play_log(actions: int, seed: int = 1, distinct: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _without_limits(text: str) -> dict:
+    """Lift the script-size limit for this process's parse of `text`, and give the
+    keyword arguments that lift the run's statement budget (where it has one)."""
+    import importlib
+    import inspect
+    from dsl.interpreter import Interpreter
+    parsing = importlib.import_module("dsl.syntax.parse")      # (the package's `parse` is the function)
+    if hasattr(parsing, "MAX_SCRIPT"):
+        parsing.MAX_SCRIPT = max(parsing.MAX_SCRIPT, len(text) + 1)
+    return {"budget": 10 ** 9} if "budget" in inspect.signature(Interpreter.__init__).parameters else {}
+
+
 def measure(actions: int, folder: Path, distinct: bool) -> dict:
     from dsl.engine import Settings
     from dsl.events import to_json_lines
@@ -94,11 +114,12 @@ def measure(actions: int, folder: Path, distinct: bool) -> dict:
     text = play_log(actions, distinct=distinct)
     (folder / f"log-{actions}.drama").write_text(text)
     sheets = loads_cast(CAST, file="cast.yaml")
+    unlimited = _without_limits(text)
     started = time.perf_counter()
     script = parse(text, f"log-{actions}.drama")
     parsed = time.perf_counter()
     settings = Settings(ties="actor")
-    events = Interpreter(settings, sheets, title="bench").run(script)
+    events = Interpreter(settings, sheets, title="bench", **unlimited).run(script)
     ran = time.perf_counter()
     to_json_lines(events)
     written = time.perf_counter()
@@ -120,6 +141,13 @@ def main() -> None:
         if rest and rest[0] == "--repeat":
             repeat, rest = int(rest[1]), rest[2:]
         compare([int(a) for a in rest] or [1_000, 10_000, 100_000, 300_000], trees, repeat)
+        return
+    if args and args[0] == "--compare-in-process":
+        rest = args[2:]
+        repeat = 1
+        if rest and rest[0] == "--repeat":
+            repeat, rest = int(rest[1]), rest[2:]
+        compare([int(a) for a in rest] or [10_000, 100_000, 300_000], args[1].split(","), repeat, in_process=True)
         return
     if args and args[0] == "--in-process":
         print(json.dumps(in_process(int(args[1]))))
@@ -189,10 +217,12 @@ def in_process(actions: int) -> dict:
     from dsl.syntax import parse
     text = play_log(actions)
     sheets = loads_cast(CAST, file="cast.yaml")
+    unlimited = _without_limits(text)
     out = open(os.devnull, "w")
     first = []
     began = time.perf_counter()
     script = parse(text, "log.drama")
+    parsed = time.perf_counter()
     if "events" in inspect.signature(Interpreter.__init__).parameters:
         from dsl.events import Streamed
 
@@ -200,35 +230,49 @@ def in_process(actions: int) -> dict:
             if not first:
                 first.append(time.perf_counter())
             out.write(line)
-        Interpreter(Settings(ties="actor"), sheets, title="bench", events=Streamed(write)).run(script)
+        Interpreter(Settings(ties="actor"), sheets, title="bench", events=Streamed(write), **unlimited).run(script)
     else:
-        events = Interpreter(Settings(ties="actor"), sheets, title="bench").run(script)
+        events = Interpreter(Settings(ties="actor"), sheets, title="bench", **unlimited).run(script)
         first.append(time.perf_counter())
         out.write(to_json_lines(events))
     ended = time.perf_counter()
-    return {"actions": actions, "first_byte_s": first[0] - began, "total_s": ended - began,
-            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {"actions": actions, "parse_s": parsed - began, "first_byte_s": first[0] - began,
+            "total_s": ended - began, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def compare(sizes: list[int], trees: list[str], repeat: int) -> None:
-    """Each size, each tree in turn (PYTHONPATH=tree), `repeat` times; the best of each."""
-    import os
+def in_process_under(tree: str, actions: int) -> dict:
+    """--in-process in a fresh process whose `dsl` is the tree's (run from outside it)."""
     import tempfile
-    print(f"{'actions':>8} {'tree':>24} {'first byte s':>13} {'total s':>8} {'peak MiB':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--in-process", str(actions)],
+                             capture_output=True, text=True, check=True, cwd=folder,
+                             env={**os.environ, "PYTHONPATH": tree})
+    return json.loads(out.stdout)
+
+
+def compare(sizes: list[int], trees: list[str], repeat: int, in_process: bool = False) -> None:
+    """Each size, each tree in turn (PYTHONPATH=tree), `repeat` times; the best of each,
+    and every run's figures (to see the noise)."""
+    import tempfile
+    keys = ("parse_s", "first_byte_s", "total_s", "peak_mib") if in_process else ("first_byte_s", "total_s", "peak_mib")
+    print(f"{'actions':>8} {'tree':>24} " + " ".join(f"{k:>12}" for k in keys), flush=True)
     for size in sizes:
         best: dict[str, dict] = {}
         for _ in range(repeat):
             for tree in trees:
-                os.environ["PYTHONPATH"] = tree
-                with tempfile.TemporaryDirectory() as folder:
-                    m = command(size, Path(folder))
-                b = best.setdefault(tree, m)
-                for key in ("first_byte_s", "total_s", "peak_mib"):
+                if in_process:
+                    m = in_process_under(tree, size)
+                else:
+                    os.environ["PYTHONPATH"] = tree
+                    with tempfile.TemporaryDirectory() as folder:
+                        m = command(size, Path(folder))
+                print(f"  (run) {size:>8} {tree[-24:]:>24} " + " ".join(f"{m[k]:>12.2f}" for k in keys), flush=True)
+                b = best.setdefault(tree, dict(m))
+                for key in keys:
                     b[key] = min(b[key], m[key])
         for tree in trees:
             m = best[tree]
-            print(f"{size:>8} {tree[-24:]:>24} {m['first_byte_s']:>13.2f} {m['total_s']:>8.2f} {m['peak_mib']:>9.0f}",
-                  flush=True)
+            print(f"{size:>8} {tree[-24:]:>24} " + " ".join(f"{m[k]:>12.2f}" for k in keys), flush=True)
 
 
 if __name__ == "__main__":

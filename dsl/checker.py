@@ -16,7 +16,7 @@ _TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
 
 def has_blocks(script: n.Script) -> bool:
     """Whether the script needs the static checks before it runs: blocks, choices, flags or counters."""
-    return any(isinstance(s, (n.IfBlock, n.Loop, n.ChoiceBlock, n.SetState, n.Expect)) for s in script.statements)
+    return any(isinstance(s, (n.IfBlock, n.Loop, n.ChoiceBlock, n.SetState, n.Expect)) for s in script.shared)
 
 
 def choice_blocks(statements) -> Iterator[n.ChoiceBlock]:

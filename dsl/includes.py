@@ -22,10 +22,12 @@ def expand(script: n.Script, root: str, errors: Diagnostics | list | None = None
     noted in `sources`, so that its errors say where it was included from. A
     bad include is reported to `errors` (a collecting sink skips it).
     Blocks and includes one inside another count together towards MAX_NESTING
-    (E010; a collecting sink skips what is deeper).
+    (E010; a collecting sink skips what is deeper). A script with includes
+    comes back with each statement's own positions, its repeated lines copied
+    (`Script.statements`); one without shares them still.
     """
-    if not any(isinstance(s, (n.Include, n.IfBlock, n.Loop)) for s in script.statements):
-        return script
+    if not any(isinstance(s, (n.Include, n.IfBlock, n.Loop)) for s in script.shared):
+        return script      # (its repeated lines still shared)
     reading = _Reading(root, Diagnostics.of(errors), sources if sources is not None else SourceMap())
     statements = reading.expand(script.statements, script.file, [(script.file, os.path.realpath(script.file))], [], 0)
     return n.Script(script.file, tuple(statements))

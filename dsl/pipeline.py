@@ -114,7 +114,7 @@ class Program:
     def choices(self) -> dict[str, list[str]]:
         """Each choice the script can make (its label) -> the labels of its options."""
         found: dict[str, list[str]] = {}
-        for block in choice_blocks(self.script.statements):
+        for block in choice_blocks(self.script.shared):     # (labels only: the nodes will do)
             labels = found.setdefault(block.label.text, [])
             labels.extend(o.label.text for o in block.options if o.label.text not in labels)
         return found
@@ -184,7 +184,7 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         # (with --lenient, unnamed ties are settled: no W004)
         statically = check_script(script, names, scenario.state, None if lenient else scenario.setting)
         met = Diagnostics()        # what the dry run meets, before it is placed
-        budget = check_budget(_count(script.statements))
+        budget = check_budget(_count(script.shared))
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
                                   lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick,
                                   budget=budget)

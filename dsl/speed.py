@@ -15,6 +15,9 @@
   class's, not bound methods held by the instance; only errors make cycles
   (an exception and its traceback's frames), and a simulation's loop collects
   them now and then (`tidy`).
+- **A repeated line is parsed once, and its node shared** by its
+  occurrences, each with a shift of lines (`nodes.Script`); the one place
+  that shifts positions is `dsl/syntax/moving.py`.
 - **Values worked out from statements are cached by the statements' identity**
   (`StatementCache`): `drama simulate` runs one parsed script many times, and
   the engine's inputs of an exchange depend only on its statements, so they

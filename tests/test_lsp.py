@@ -153,6 +153,19 @@ def test_diagnostics_are_those_of_drama_check_as_the_writer_types(folder):
     body(folder)
 
 
+def test_a_repeated_line_has_a_diagnostic_at_each_of_its_occurrences(folder):
+    # the occurrences share one parsed node (nodes.Script); each diagnostic is at its own line
+    typo = "Kara fireball -> Overlrod, rolled 6\nround\n"
+    text = SCRIPT.replace("end drama\n", typo * 3 + "end drama\n")
+
+    @session_test
+    async def body(s: Session):
+        found = await s.open("script.drama", text)
+        assert [(d.code, d.range) for d in found] == [
+            ("E201", lsp.Range(lsp.Position(line, 17), lsp.Position(line, 25))) for line in (4, 6, 8)]
+    body(folder)
+
+
 def test_warnings_have_warning_severity_and_included_files_their_include(folder):
     write(folder, "scenes/more.drama", "if Overlord quintessence > 90\n> never\nend\n")
     @session_test

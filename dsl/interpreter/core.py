@@ -20,6 +20,7 @@ from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
 from ..speed import StatementCache, paused_collector
+from ..syntax.moving import moved, moved_error
 from . import choices as ch
 from . import conditions
 from .state import State, show
@@ -79,6 +80,9 @@ class Interpreter:
                                     self.state.values))
         self.checks_expectations = True     # `drama check`'s dry run does not (its choices are its own)
         self.pending: Pending | None = None     # the exchange being declared
+        # how many lines below its node the statement being run is: a repeated line's node is
+        # shared by its occurrences (nodes.Script); events add it (`line`), errors get it in `step`
+        self.shift = 0
         self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
@@ -94,8 +98,9 @@ class Interpreter:
         """Run every statement, then close the log with the `final` event."""
         with paused_collector():
             try:
-                for statement in script.statements:
-                    self.step(statement)
+                step = self.step
+                for statement, shift in script.occurrences():
+                    step(statement, shift)
             except BudgetSpent as stop:
                 self.spent = stop.error
             self.finish()
@@ -115,10 +120,12 @@ class Interpreter:
                 raise BudgetSpent(error)
             self.sink.report(error)
 
-    def step(self, statement: n.Statement) -> None:
-        """Run one statement (a block with everything in it)."""
+    def step(self, statement: n.Statement, shift: int = 0) -> None:
+        """Run one statement (a block with everything in it), written `shift`
+        lines below where its node says (a repeated line, see nodes.Script)."""
+        self.shift = shift
         if self.looping:
-            self.tick(statement.pos)
+            self.tick(moved(statement.pos, shift) if shift else statement.pos)
         kind = type(statement)
         handler = _HANDLERS.get(kind)
         if handler is None:         # a block's own line (`if`, `else`, `end`) outside nesting
@@ -143,7 +150,7 @@ class Interpreter:
                     return
             handler(self, statement)
         except DramaError as error:
-            self.fail(error, statement.pos)
+            self.fail(moved_error(error.at(statement.pos), statement, shift), None)
 
     def finish(self) -> None:
         """Resolve what is pending and close the log with the `final` event."""
@@ -151,9 +158,13 @@ class Interpreter:
         self.pending = None
         self.events.append(ev.final(self.game.states(), self.game.time, self.state.values))
 
-    def fail(self, error: DramaError, pos: Position) -> None:
+    def fail(self, error: DramaError, pos: Position | None) -> None:
         """Report an error of a statement at `pos`, unless it has a position of its own."""
         self.sink.report(error.at(pos))
+
+    def line(self, s: n.Statement) -> int:
+        """The line of the statement being run (its node's, moved by its shift), for its events."""
+        return s.pos.line + self.shift
 
     # ------------------------------------------------------------ texts
 
@@ -269,7 +280,7 @@ class Interpreter:
                              "needs a name of its own", position=s.name.pos)
         value = s.value if isinstance(s.value, bool) else conditions.value(s.value, self)
         before = self.state.set(s.name, value)
-        self.events.append(ev.state_set(s.pos.line, s.name.text, value, before))
+        self.events.append(ev.state_set(self.line(s), s.name.text, value, before))
 
     def _expect(self, s: n.Expect) -> None:
         if not self.checks_expectations or conditions.holds(s.condition, self):
@@ -304,21 +315,21 @@ class Interpreter:
             helping = [h for h in s.helpers if not game.state(party(h.party)).defeated]
             if len(helping) < len(s.helpers):
                 fallen = [party(h.party) for h in s.helpers if h not in helping]
-                self.events.append(ev.skipped(s.pos.file, s.pos.line, fallen, game.drama.name, game.round))
+                self.events.append(ev.skipped(s.pos.file, self.line(s), fallen, game.drama.name, game.round))
                 s = replace(s, helpers=tuple(helping))
         names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
         ids = [party(name) for name in names]
         down = [pid for pid in ids if game.state(pid).defeated]
         if not down:
             return s
-        event = ev.skipped(s.pos.file, s.pos.line, down, game.drama.name, game.round)
+        event = ev.skipped(s.pos.file, self.line(s), down, game.drama.name, game.round)
         if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
             pending.later.append(event)          # logged after the exchange it belongs to
         else:
             self.events.append(event)
         if len(down) == len(ids):
             if isinstance(s, n.Action):
-                self.pending = Pending(s, skipped=True)
+                self.pending = Pending(s, skipped=True, shift=self.shift)
             return None
         # a joint side goes on with the parties still standing
         keep = tuple(name for name, pid in zip(names, ids) if pid not in down)
@@ -332,14 +343,14 @@ class Interpreter:
     # ------------------------------------------------------------ statements
 
     def _scene(self, s: n.Scene) -> None:
-        self.events.append(ev.scene(s.pos.line, self.fill(s.title, s)))
+        self.events.append(ev.scene(self.line(s), self.fill(s.title, s)))
 
     def _narration(self, s: n.Narration) -> None:
-        self.events.append(ev.narration(s.pos.line, self.fill(s.text, s)))
+        self.events.append(ev.narration(self.line(s), self.fill(s.text, s)))
 
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self.names.party(name) for name in s.parties]
-        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), s.pos.line, s.kind))
+        self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), self.line(s), s.kind))
         self.fallen = set()
         self.last = None       # `last exchange` is one of this situation
 
@@ -350,10 +361,10 @@ class Interpreter:
             pid = names.party(entry.party)
             trait, treasure = names.uses(pid, entry.uses)
             entries.append((pid, trait, treasure, self.mode.initiative_results(entry.results)))
-        self.events.append(ev.initiative(self.game.roll_initiative(entries), s.pos.line))
+        self.events.append(ev.initiative(self.game.roll_initiative(entries), self.line(s)))
 
     def _round(self, s: n.Round) -> None:
-        self.events.append(ev.round_begun(self.game.next_round(), s.pos.line))
+        self.events.append(ev.round_begun(self.game.next_round(), self.line(s)))
 
     def _member_lost(self, s: n.MemberLost) -> None:
         pid = self.names.party(s.party)
@@ -364,14 +375,14 @@ class Interpreter:
                              hint="a member is lost once; the transcript names it no more")
         lost.append(member)
         game = self.game
-        self.events.append(ev.member_lost(s.pos.line, pid, member, game.drama.name if game.drama else None,
+        self.events.append(ev.member_lost(self.line(s), pid, member, game.drama.name if game.drama else None,
                                           game.round))
 
     def _hold(self, s: n.Hold) -> None:
-        self.events.append(ev.held(self.game.hold(self.names.party(s.party)), s.pos.line))
+        self.events.append(ev.held(self.game.hold(self.names.party(s.party)), self.line(s)))
 
     def _action(self, s: n.Action) -> None:
-        self.pending = Pending(s)
+        self.pending = Pending(s, shift=self.shift)
 
     def _attach(self, statement: n.Statement, what: str) -> Pending:
         pending = self.pending
@@ -390,11 +401,13 @@ class Interpreter:
         pending = self._attach(s, "a defence")
         if not pending.skipped:
             pending.defences.append(s)
+            pending.defence_shifts.append(self.shift)
 
     def _tie(self, s: n.Tie) -> None:
         pending = self._attach(s, "a `tie` line")
         if self.mode.keeps_table_calls:
             pending.ties.append(s)
+            pending.tie_shifts.append(self.shift)
 
     def _split(self, s: n.Split) -> None:
         pending = self._attach(s, "a `split` line")
@@ -402,6 +415,7 @@ class Interpreter:
             raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
         if self.mode.keeps_table_calls:
             pending.split = s
+            pending.split_shift = self.shift
 
     def _option(self, s: n.Dictate | n.Reroll) -> None:
         pending = self.pending
@@ -416,13 +430,13 @@ class Interpreter:
         drama = game.drama.name if game.drama else None
         if self.mode.options_need_a_double_win and not any(pid in option.parties for option in game.open_options):
             # a simulation's dice need not give the table's double win
-            self.events.append(ev.skipped(s.pos.file, s.pos.line, [pid], drama, game.round, "no double win"))
+            self.events.append(ev.skipped(s.pos.file, self.line(s), [pid], drama, game.round, "no double win"))
             return
         if isinstance(s, n.Dictate):
             result = game.take_option(pid, "dictate", text=self.fill(s.text, s))
         else:
             result = game.take_option(pid, "reroll", self.mode.rolled(s.dice))
-        self.events.append(ev.option(result, s.pos.line, drama, game.round))
+        self.events.append(ev.option(result, self.line(s), drama, game.round))
 
     def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
         """The engine's inputs (Action, Defences, ties, split) of an exchange as
@@ -450,11 +464,17 @@ class Interpreter:
             result = self.game.exchange(action, defences, ties, split)
         except DramaError as error:
             self.pending = None
+            if pending.moves:       # placed on the lines as written: the exchange read again from copies
+                pending, where = pending.moved(), {}
+                try:
+                    self.exchanges.inputs(pending, where, cached=False)
+                except DramaError as again:
+                    error = again
             self.fail(error, error_position(error, pending, where))
             return
         pending.resolved = True
         self.last = result
-        line = pending.action.pos.line
+        line = pending.action.pos.line + pending.shift
         if result.defeats:
             self.fallen.update(result.defeats)
         if self.mode.lean:
@@ -488,17 +508,17 @@ class Interpreter:
                 error.at(swaps[error.swap].pos if error.swap is not None and error.swap < len(swaps)
                          else choice.pos)
             raise
-        self.events.append(ev.recovery(result, s.pos.line, game.drama.name if game.drama else None, game.round))
+        self.events.append(ev.recovery(result, self.line(s), game.drama.name if game.drama else None, game.round))
 
     def _end_drama(self, s: n.EndDrama) -> None:
         text = self.fill(s.text, s) if s.text is not None else None
-        self.events.append(ev.drama_ended(self.game.end_drama(text), s.pos.line))
+        self.events.append(ev.drama_ended(self.game.end_drama(text), self.line(s)))
         self.last = None       # `last exchange` after a situation: none yet
 
     def _time(self, s: n.Calm | n.Rest) -> None:
         kind = "rest" if isinstance(s, n.Rest) else "calm"
         result = self.game.pass_time(kind, self.settings.seconds(s.duration))
-        self.events.append(ev.time_passed(result, s.pos.line, str(s.duration)))
+        self.events.append(ev.time_passed(result, self.line(s), str(s.duration)))
 
 
 # One handler per kind of statement. A table of the class's functions, not of

@@ -18,6 +18,7 @@ from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..names import Names
 from ..speed import StatementCache
+from ..syntax.moving import moved
 from .modes import RunMode
 
 
@@ -33,6 +34,25 @@ class Pending:
     skipped: bool = False        # its actors are defeated: what belongs to it is skipped too
     later: list = field(default_factory=list)   # `skipped` events of its defences, logged after it
     closed_by_block: bool = False  # an `if` or `repeat` line resolved it
+    # how many lines below its node each of its lines is (a repeated line's node is shared,
+    # see nodes.Script): the action's, and one for each defence and tie, the split's
+    shift: int = 0
+    defence_shifts: list[int] = field(default_factory=list)
+    tie_shifts: list[int] = field(default_factory=list)
+    split_shift: int = 0
+
+    @property
+    def moves(self) -> bool:
+        """Whether any of its lines is below its node."""
+        return bool(self.shift or self.split_shift or any(self.defence_shifts) or any(self.tie_shifts))
+
+    def moved(self) -> "Pending":
+        """The exchange as written, each line with its own positions (copies of the shared
+        nodes): for placing an error of the exchange."""
+        return Pending(moved(self.action, self.shift),
+                       [moved(d, k) for d, k in zip(self.defences, self.defence_shifts)],
+                       [moved(t, k) for t, k in zip(self.ties, self.tie_shifts)],
+                       moved(self.split, self.split_shift) if self.split is not None else None)
 
 
 # the engine's inputs of one exchange: (Action, Defences, ties, split)
@@ -49,9 +69,9 @@ class ExchangeBuilder:
         # mode), so runs of one script share them (`drama simulate`)
         self.cache = cache
 
-    def inputs(self, pending: Pending, where: dict) -> Inputs:
+    def inputs(self, pending: Pending, where: dict, cached: bool = True) -> Inputs:
         """The engine's inputs for a declared exchange; fills `where`."""
-        cache = self.cache
+        cache = self.cache if cached else None
         if cache is not None:
             statements = (pending.action, *pending.defences, *pending.ties, pending.split)
             hit = cache.get(statements)

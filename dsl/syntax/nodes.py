@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import repeat
+from typing import Iterable
 
 from ..durations import Duration
 from ..errors import Position
@@ -539,9 +542,40 @@ class Expect(Statement):
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Script:
-    """A parsed script: its statements in order, and the file they came from."""
+    """A parsed script: its statements in order, and the file they came from.
+
+    A statement written several times is one node, shared by its occurrences
+    (the parse reads each distinct statement once): `shared` holds the nodes
+    in order, a repeated one each time it occurs, with the positions of its
+    first occurrence, and `shifts` how many lines further down each
+    occurrence is (empty when none is). `occurrences()` gives both, for the
+    readers that add the shift themselves (the interpreter);
+    `statements` is each statement with its own positions, copied on first
+    use (`moving.py`), for every other reader. Two scripts are equal when
+    their statements are.
+    """
 
     file: str
-    statements: tuple[Statement, ...] = field(default_factory=tuple)
+    shared: tuple[Statement, ...] = field(default_factory=tuple)
+    shifts: tuple[int, ...] = ()
+
+    @cached_property
+    def statements(self) -> tuple[Statement, ...]:
+        if not self.shifts:
+            return self.shared
+        from .moving import moved
+        return tuple([moved(s, shift) if shift else s for s, shift in zip(self.shared, self.shifts)])
+
+    def occurrences(self) -> Iterable[tuple[Statement, int]]:
+        """(node, shift) for each statement in order: its place is the node's, `shift` lines down."""
+        return zip(self.shared, self.shifts) if self.shifts else zip(self.shared, repeat(0))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Script):
+            return NotImplemented
+        return self.file == other.file and self.statements == other.statements
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.statements))

@@ -1,8 +1,7 @@
-"""Parsing a script: the text read by Lark (each distinct statement once, repeats copied), errors, blocks."""
+"""Parsing a script: the text read by Lark (each distinct statement once, its node shared by its repeats), errors, blocks."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Sequence
 
@@ -52,7 +51,8 @@ def parse(text: str, file: str, line_offset: int = 0,
     to MAX_ERRORS errors; the Script holds the statements that could be read.
 
     A statement written several times (play logs repeat many lines) is read
-    once, and copied with its line numbers moved.
+    once: its occurrences share its node, each with its shift (see
+    `nodes.Script` and `moving.py`).
     """
     if not isinstance(text, str):
         raise TypeError("parse() needs the script as a str")
@@ -74,7 +74,9 @@ def parse(text: str, file: str, line_offset: int = 0,
         builder = reading.builder
         for error in builder.soft:
             sink.report(error)
-        if builder.control or sink.collecting:
+        # (nesting gives back a script without `if`, `repeat` and `choose` as it was, but a
+        # collecting sink has it report an `option` outside a `choose`)
+        if builder.control or sink.collecting and any(type(s) is nodes.OptionLine for s in script.shared):
             script = nodes.Script(file, nest(script.statements, sink))
         return script
 
@@ -138,7 +140,8 @@ class Reading:
 
         A statement is its first line and the indented lines below it; its syntax
         tree depends on nothing else, so a statement written again later (the same
-        text) is not read again: its tree is copied with the line numbers moved.
+        text) is not read again: the occurrence shares its node, with a shift of
+        as many lines as it is below the first (`nodes.Script`).
         The first error raised is the first of the file, as it is in the first
         statement with that text.
         """
@@ -181,75 +184,9 @@ class Reading:
         self.read("\n" + "\n".join(parts) + "\n", line_map)
         if len(read) != len(unique):  # pragma: no cover - each group is one statement
             return self.plain(Diagnostics.of(None))
-        statements = []
-        for number, first in placed:
-            statement = read[number]
-            moved = first - unique[number]
-            statements.append(_moved(statement, moved) if moved else statement)
-        return nodes.Script(file, tuple(statements))
-
-
-# Moving a tree: the fields of each node class that hold positions (found from
-# their annotations), and copies made the way copy.copy makes them (a new
-# object given the old one's __dict__), twice as fast as calling the
-# constructors; the nodes are frozen dataclasses without slots.
-_NODE_CLASSES = [cls for cls in vars(nodes).values()
-                 if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == nodes.__name__]
-_POSITIONED = re.compile(r"\b(?:Position|%s)\b" % "|".join(cls.__name__ for cls in _NODE_CLASSES))
-_MOVING = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)
-               if not isinstance(f.type, str) or _POSITIONED.search(f.type))
-    for cls in _NODE_CLASSES
-}
-_new = object.__new__
-_Name = nodes.Name
-
-
-def _moved_position(position: Position, lines: int) -> Position:
-    copy = _new(Position)
-    state = copy.__dict__
-    state.update(position.__dict__)
-    state["line"] += lines
-    return copy
-
-
-def _moved_name(name: nodes.Name, lines: int) -> nodes.Name:
-    copy = _new(_Name)
-    state = copy.__dict__
-    state.update(name.__dict__)
-    state["pos"] = _moved_position(name.pos, lines)
-    return copy
-
-
-def _moved(value, lines: int):
-    """A copy of a syntax tree (or part of it) `lines` lines further down."""
-    kind = type(value)
-    if kind is tuple:
-        if not value:
-            return value
-        return tuple([_moved_name(item, lines) if type(item) is _Name else _moved(item, lines) for item in value])
-    if kind is _Name:
-        return _moved_name(value, lines)
-    if kind is Position:
-        return _moved_position(value, lines)
-    moving = _MOVING.get(kind)
-    if moving is None or value is nodes.NO_DICE or value is nodes.NO_USES:
-        return value  # str, int, None, Duration, or a node without positions
-    copy = _new(kind)
-    state = copy.__dict__
-    state.update(value.__dict__)
-    for name in moving:
-        item = state[name]
-        if item is None:
-            continue
-        kind = type(item)
-        if kind is Position:
-            state[name] = _moved_position(item, lines)
-        elif kind is _Name:
-            state[name] = _moved_name(item, lines)
-        elif kind is not tuple or item:
-            state[name] = _moved(item, lines)
-    return copy
+        statements = tuple([read[number] for number, _ in placed])
+        shifts = tuple([first - unique[number] for number, first in placed])
+        return nodes.Script(file, statements, shifts if any(shifts) else ())
 
 
 def _within_limits(lines: list[str], file: str, line_offset: int, sink: Diagnostics) -> list[str]:
