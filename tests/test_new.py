@@ -95,3 +95,13 @@ def test_new_refuses_an_unknown_example_and_a_missing_parent(tmp_path):
     assert outcome.code == 2 and "'emberfal' is not one of ambush, ashen-pass" in outcome.output
     missing = drama("new", tmp_path / "no" / "such" / "place")
     assert missing.code == 1 and "error[E510]: cannot make" in missing.stderr
+
+
+def test_new_help_names_every_bundled_example():
+    """`drama new --help` lists the examples the package holds, not a list written by hand that
+    falls behind (it once left out river-veyne and harbour)."""
+    outcome = drama("new", "--help")
+    assert outcome.code == 0
+    text = " ".join(outcome.output.split())
+    assert f"of the bundled examples: {', '.join(EXAMPLES)}." in text
+    assert f"Copy this bundled example ({', '.join(EXAMPLES)}) instead of the starter." in text

@@ -256,7 +256,7 @@ def test_resume_on_the_command_line_reports_the_torn_line(tmp_path):
                           input="/quit\n", capture_output=True, text=True, env=env(), timeout=60)
     assert done.returncode == 0, done.stderr
     assert "warning[W030]" in done.stderr and "torn" in done.stderr
-    assert "(resumed: 1 entries)" in done.stdout
+    assert "(resumed: 1 entry)" in done.stdout
 
 
 def test_a_journal_that_does_not_follow_the_script_is_refused(tmp_path):
@@ -301,7 +301,7 @@ def test_the_default_journal_is_numbered_by_date_next_to_the_scenario(tmp_path):
     assert names[1].endswith("-1.yaml")
     done = subprocess.run([sys.executable, "-m", "dsl", "play", str(scenario), "--resume"], input="/quit\n",
                           capture_output=True, text=True, env=env(), timeout=60)
-    assert names[2] in done.stdout and "(resumed: 1 entries)" in done.stdout
+    assert names[2] in done.stdout and "(resumed: 1 entry)" in done.stdout
     events = dsl.run(tmp_path / "journal" / names[1])
     assert [e["type"] for e in events] == ["start", "scene", "final"]
 

@@ -102,7 +102,7 @@ def test_payload_through_the_api(tmp_path, events, quick, name, text, expect):
     tracemalloc.stop()
     assert took < quick + 2, f"{name} took {took:.1f} s"
     assert peak < 4 * sandbox.MAX_SIZE + 50_000_000, f"{name} took {peak / 1e6:.0f} MB"
-    assert len(output) <= sandbox.MAX_SIZE
+    assert len(output) <= sandbox.budget_for(len(events))[1]
     if expect == "E601":
         assert error is not None and error.code == "E601", f"{name} rendered: {output[:200]!r}"
         assert error.position is not None and error.position.file == str(template), error.format()
@@ -157,3 +157,28 @@ def test_a_budget_that_ends_with_the_rendering_leaves_nothing_behind(events):
             pass
         time.sleep(0.01)            # a timeout delivered late would be raised here
     assert render(events, format="text")         # and rendering still works
+
+
+def test_the_built_in_templates_have_no_budget_of_time_or_output(events, monkeypatch):
+    """The built-in templates are the program's own, linear in the log: a long session's
+    log renders whatever its length. Only an author's template is bounded."""
+    monkeypatch.setattr(sandbox, "SECONDS", 0.0001)
+    monkeypatch.setattr(sandbox, "PER_EVENT_SECONDS", 0.0)
+    monkeypatch.setattr(sandbox, "MAX_OUTPUT", 100)
+    monkeypatch.setattr(sandbox, "PER_EVENT_SIZE", 0)
+    for fmt in ("text", "md", "html"):
+        assert len(render(events, format=fmt)) > 100
+    assert len(render(events, as_="transcript", format="html")) > 100
+
+
+def test_an_authors_template_has_a_budget_that_grows_with_the_log(tmp_path, events, monkeypatch):
+    monkeypatch.setattr(sandbox, "MAX_OUTPUT", 100)
+    template = write(tmp_path, "mine.text.j2", '{% extends "builtin/log.text.j2" %}\n')
+    monkeypatch.setattr(sandbox, "PER_EVENT_SIZE", 0)
+    with pytest.raises(DramaError) as raised:
+        render(events, format="text", template=template)
+    assert raised.value.code == "E601" and "longer than 100 characters" in raised.value.message
+    monkeypatch.setattr(sandbox, "PER_EVENT_SIZE", 1_000)        # 33 events: 33,100 characters
+    assert render(events, format="text", template=template) == render(events, format="text")
+    seconds, size = sandbox.budget_for(10_000)
+    assert seconds == sandbox.SECONDS + 10_000 * sandbox.PER_EVENT_SECONDS and size == 100 + 10_000_000

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import click
 
+from ..adventures import examples
 from ..errors import DramaError
 from .common import fail
 
-EXAMPLES_NEW = """
+_NAMES = ", ".join(examples())      # the bundled examples, as the package holds them
+
+EXAMPLES_NEW = f"""
 \b
 Without --example: a small adventure (a setting, a cast of two, a scenario
 and a script) whose comments explain each line. With --example: a copy of one
-of the bundled examples (emberfall, ashen-pass, grey-ford, ambush, skirmish).
+of the bundled examples:
+  {_NAMES}.
 Either way the YAML files name the JSON Schemas in the folder's schemas/, so
 an editor with YAML support checks them as you type (docs/editors.md).
 \b
@@ -25,11 +29,10 @@ Examples:
 @click.command("new", epilog=EXAMPLES_NEW)
 @click.argument("name", metavar="NAME")
 @click.option("--example", default=None, metavar="EXAMPLE",
-              help="Copy this bundled example (emberfall, ashen-pass, grey-ford, ambush, skirmish) "
-                   "instead of the starter.")
+              help=f"Copy this bundled example ({_NAMES}) instead of the starter.")
 def new_command(name: str, example: str | None) -> None:
     """Make the folder NAME holding a new adventure, ready to run and edit."""
-    from ..adventures import create, examples
+    from ..adventures import create
     if example is not None and example not in examples():
         raise click.BadParameter(f"'{example}' is not one of {', '.join(examples())}", param_hint="'--example'")
     try:

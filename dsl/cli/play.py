@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..engine.checks import plural
 from ..errors import DramaError, Position
 from .common import fail
 
@@ -103,7 +104,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
-    click.echo(f"journal: {path}" + (f" (resumed: {len(table.entries)} entries)" if resume else ""))
+    click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else ""))
     loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
                      scenario_file=scenario_file, scenario=scenario)
     try:

@@ -68,18 +68,24 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         context.update(lang=book.language, language=book.name, recap=bool(recap))
     except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
-    from .sandbox import Budget, TemplateLimit, TemplateTimeout, stream
+    from .sandbox import Budget, TemplateLimit, TemplateTimeout, budget_for, stream
     environment, name = _environment(format, as_, template)
     environment.filters.update(filters(context, book))
     environment.guard_filters()
+    # an author's template is bounded in time and output, more for a longer log;
+    # the built-in ones are the program's own, linear in the log: a long session renders
+    seconds, size = budget_for(len(events))
     try:
-        with Budget():
-            text = stream(environment.get_template(name), context)
+        if template is None:
+            text = stream(environment.get_template(name), context, limit=None)
+        else:
+            with Budget(seconds):
+                text = stream(environment.get_template(name), context, limit=size)
         return _markdown_tidy(text) if format == "md" else text
     except DramaError:
         raise
     except TemplateTimeout as error:
-        raise _template_error(error, f"the template ran for more than {_seconds()} seconds", at=template,
+        raise _template_error(error, f"the template ran for more than {seconds:.1f} seconds", at=template,
                               hint="a template's loops and calls must end soon (docs/templates.md, Limits)") \
             from None
     except TemplateLimit as error:
@@ -222,11 +228,6 @@ def _markdown_tidy(text: str) -> str:
     text = text.replace("&#34;", '"').replace("&#39;", "'").replace("&amp;", "&")
     text = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n")
     return text + "\n"
-
-
-def _seconds() -> str:
-    from .sandbox import SECONDS
-    return f"{SECONDS:g}"
 
 
 def _one_line(error: BaseException) -> str:

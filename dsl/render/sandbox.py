@@ -9,9 +9,10 @@ or filling the memory:
   filter is checked *before* it is made, from its operands: no text or list
   longer than `MAX_SIZE`, no number argument over `MAX_ARGUMENT` (a width, a
   count), no whole number over `MAX_BITS` bits, no `%`/`format` width of 6
-  digits or more. The output is made piece by piece and stops at `MAX_SIZE`.
+  digits or more. The output of an author's template is made piece by piece
+  and stops at `MAX_OUTPUT` (and `PER_EVENT_SIZE` more per event).
 - **Time.** A watchdog thread (`threading.Timer`) raises `TemplateTimeout` in
-  the rendering thread when `SECONDS` have passed, through CPython's
+  the rendering thread when `SECONDS` (and `PER_EVENT_SECONDS` per event) have passed, through CPython's
   `PyThreadState_SetAsyncExc`: it works on Linux and macOS (and Windows), in
   any thread, and needs no signal. The exception arrives between two
   bytecodes of the template's code, which the size caps keep short.
@@ -37,15 +38,23 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
 
 __all__ = ["GuardedSandbox", "TemplateLimit", "TemplateTimeout", "Budget", "MAX_SIZE", "MAX_ARGUMENT",
-           "MAX_BITS", "SECONDS"]
+           "MAX_BITS", "SECONDS", "MAX_OUTPUT", "PER_EVENT_SIZE", "PER_EVENT_SECONDS", "budget_for", "stream"]
 
-# characters of the output, and of any text or list a template makes
+# characters of any text or list a template makes
 MAX_SIZE = 20_000_000
+# characters of the output of an author's template (and PER_EVENT_SIZE more per event)
+MAX_OUTPUT = 20_000_000
+# an author's template gets, for each event of the log, this much more output
+# and time (a long session's log is long to render too); the built-in
+# templates, which are the program's own and linear in the log, get no budget
+# of time or output (dsl/render/__init__.py)
+PER_EVENT_SIZE = 1_000
+PER_EVENT_SECONDS = 0.001
 # a number given to a call or filter (a width, a count of paragraphs, a batch)
 MAX_ARGUMENT = 100_000
 # bits of a whole number a template makes (about 30,000 digits)
 MAX_BITS = 100_000
-# seconds one rendering may take
+# seconds one rendering of an author's template may take (and PER_EVENT_SECONDS more per event)
 SECONDS = 5.0
 
 _WIDE = re.compile(r"\d{6,}")          # a width or precision of a million or more in `%` or format
@@ -261,14 +270,19 @@ class Budget:
             raise TemplateTimeout
 
 
-def stream(template, context: dict) -> str:
-    """Render `template` piece by piece, refusing output past MAX_SIZE."""
+def budget_for(events: int) -> tuple[float, int]:
+    """The time (seconds) and output (characters) an author's template has for a log of `events` events."""
+    return SECONDS + PER_EVENT_SECONDS * events, MAX_OUTPUT + PER_EVENT_SIZE * events
+
+
+def stream(template, context: dict, limit: int | None = MAX_OUTPUT) -> str:
+    """Render `template` piece by piece, refusing output past `limit` characters (None: no limit)."""
     pieces: list[str] = []
     size = 0
     for piece in template.generate(context):
         size += len(piece)
-        if size > MAX_SIZE:
-            raise TemplateLimit(f"the output would be longer than {MAX_SIZE:,} characters")
+        if limit is not None and size > limit:
+            raise TemplateLimit(f"the output would be longer than {limit:,} characters")
         pieces.append(piece)
     return "".join(pieces)
 

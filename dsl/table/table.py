@@ -22,6 +22,7 @@ import re
 import sys
 from typing import Callable
 
+from ..engine.checks import plural
 from ..errors import DramaError, did_you_mean, one_of
 from ..syntax import nodes as n
 from . import board as boards
@@ -509,7 +510,7 @@ class TableLoop:
 
     def goodbye(self) -> None:
         table = self.table
-        self.say(f"journal: {table.journal.path} ({len(table.entries)} entries, all saved)")
+        self.say(f"journal: {table.journal.path} ({plural(len(table.entries), 'entry', 'entries')}, all saved)")
         if self.scenario_file:
             self.say(f"  the log:        drama run {self.scenario_file}")
             self.say(f"  the transcript: drama run {self.scenario_file} --as transcript")
