@@ -338,6 +338,14 @@ def test_E004_blocks_must_close(tmp_path, script, message, line):
     assert (error.code, error.message, error.line) == ("E004", message, line)
 
 
+def test_E004_a_stray_end_names_every_block_it_could_close(tmp_path):
+    # the message names `if`, `repeat` and `choose`; what it expects must name the same three
+    outcome = checked(tmp_path, DRAMA + "end\n")
+    error = printed_errors(outcome.stderr)[0]
+    assert error.expected == "`if`, `repeat` or `choose` on an earlier line", outcome.stderr
+    assert error.help == "a dramatic situation ends with `end drama`"
+
+
 def test_E002_an_indented_statement_in_a_block_is_told_to_go_flush_left(tmp_path):
     outcome = checked(tmp_path, DRAMA + "repeat 2 times\n  Kara fireball -> Goblins, roll\nend\n")
     error = printed_errors(outcome.stderr)[0]

@@ -228,6 +228,16 @@ def test_round_of_zero_is_refused():
 def test_duration_of_the_wrong_type_is_e104():
     err = setting_error("recovery: [1, day]\n")
     assert err.code == "E104" and where(err) == (1, 11)
+    assert "rounds" in err.expected
+
+
+def test_round_of_the_wrong_type_is_e104_and_offers_no_rounds():
+    # R13: the round is the unit the other durations may be counted in, not one of its own
+    err = setting_error("round: [6, seconds]\n")
+    assert err.code == "E104" and where(err) == (1, 8)
+    assert "seconds" in err.expected and "rounds" not in err.expected
+    err = setting_error("round: 2 rounds\n")
+    assert err.code == "E107" and "seconds" in err.expected and "rounds" not in err.expected
 
 
 # ---------------------------------------------------------------------------

@@ -212,11 +212,11 @@ def expect_duration(f: YamlFile, key: Node, node: Node, ctx: Context, what: str)
         return BAD
     value = f.value(node) if isinstance(node, ScalarNode) else None
     position = f.value_pos(key, node)
+    form = ROUND_FORM if what == "round" else DURATION_FORM     # a round is not measured in rounds
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         ctx.report("E104", f"'{what}' must be a duration, not {describe(f, node)}", position,
-                   expected=DURATION_FORM)
+                   expected=form)
         return BAD
-    form = ROUND_FORM if what == "round" else DURATION_FORM
     if not isinstance(value, str):
         ctx.report("E107", f"'{what}' needs a unit: {node.value} what?", position, expected=form,
                    hint=f"write e.g. '{node.value} seconds'" if isinstance(value, int) else None)
@@ -227,8 +227,7 @@ def expect_duration(f: YamlFile, key: Node, node: Node, ctx: Context, what: str)
         return BAD
     if what == "round":
         if duration.unit == "round":
-            ctx.report("E107", "the round length cannot be given in rounds", position,
-                       expected="seconds, minutes, hours, days or weeks (e.g. '6 seconds')")
+            ctx.report("E107", "the round length cannot be given in rounds", position, expected=ROUND_FORM)
             return BAD
         if duration.amount == 0:
             ctx.report("E107", "a round must last longer than 0", position, expected="e.g. '6 seconds'")

@@ -101,7 +101,7 @@ def nest(statements: Sequence[nodes.Statement], errors: Diagnostics) -> tuple[no
         elif kind is nodes.End:
             if not stack:
                 fail(DramaError("E004", "`end` without an `if`, `repeat` or `choose`", position=statement.pos,
-                                expected="`if` or `repeat` on an earlier line",
+                                expected="`if`, `repeat` or `choose` on an earlier line",
                                 hint="a dramatic situation ends with `end drama`"))
                 continue
             top = stack.pop()
