@@ -140,29 +140,16 @@ def _folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-# Examples known to differ from what the command prints now, kept so that the
-# test is green while they are fixed (most need files their page does not show
-# yet): (page, command, first line the page shows). A new difference fails the
-# test; an entry here that matches again is a warning (take it off the list).
-KNOWN_DRIFT: set[tuple[str, str, str]] = set()
-try:
-    from docs_drift import KNOWN_DRIFT  # noqa: F811 - the list, generated, in tests/docs_drift.py
-except ImportError:  # pragma: no cover
-    pass
-if os.environ.get("DOCS_DRIFT_STRICT"):     # DOCS_DRIFT_STRICT=1: every difference fails, with its diff
-    KNOWN_DRIFT = set()
-
-
-def _key(page: Path, command: str, expected: str) -> tuple[str, str, str]:
-    return (page.name, command.split("\n")[0], expected.strip("\n").split("\n")[0][:120])
+# pages that show no console example to run (their figures and sessions are measured or
+# played elsewhere: benchmarks, tests/test_play.py), so that a page that loses its examples by
+# a mistake in the fences fails here
+_WITHOUT_EXAMPLES = {"performance.md", "play.md", "reliability.md", "rules.md"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_console_examples_match_the_page(tmp_path, page):
     folder = _folder(tmp_path)
     wrong = []
-    drifted = set()
-    matched = set()
     ran = 0
     for block in blocks(page):
         if block.kind == "file":
@@ -183,22 +170,10 @@ def test_console_examples_match_the_page(tmp_path, page):
         ran += len(pairs)
         for (command, expected), got in zip(pairs, outputs):
             got = got.replace(str(folder) + "/", "").replace(str(folder), ".")
-            key = _key(page, command, expected)
             if "Traceback (most recent call last)" in got:
                 wrong.append(f"{page.name}:{block.line}: `{command}` printed a traceback:\n{got}")
             elif "output varies" not in block.marks and not matches(expected, got):
-                if os.environ.get("DOCS_DRIFT_RECORD"):
-                    with open(os.environ["DOCS_DRIFT_RECORD"], "a", encoding="utf-8") as record:
-                        record.write(repr(key) + ",\n")
-                if key in KNOWN_DRIFT:
-                    drifted.add(key)
-                else:
-                    wrong.append(f"{page.name}:{block.line}: `{command}`\n--- the page\n{expected}\n"
-                                 f"--- printed\n{got}")
-            elif key in KNOWN_DRIFT:
-                matched.add(key)
-    fixed = matched - drifted
+                wrong.append(f"{page.name}:{block.line}: `{command}`\n--- the page\n{expected}\n"
+                             f"--- printed\n{got}")
+    assert ran or page.name in _WITHOUT_EXAMPLES, f"{page.name} has no console example the test ran"
     assert not wrong, f"{len(wrong)} of {ran} commands differ from the page:\n\n" + "\n\n".join(wrong)
-    if fixed:       # (a warning, not a failure: an example whose output varies may match by chance)
-        import warnings
-        warnings.warn(f"these examples match their page now: take them off tests/docs_drift.py: {sorted(fixed)}")
