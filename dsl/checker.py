@@ -96,8 +96,14 @@ class _Checker:
         self.found: list[DramaError] = []
         self.choices: dict[str, set[str]] = {}      # each choice's option labels
         self.state_names: set[str] = set()          # every flag and counter
+        self.told_failed: set[str] = set()          # failed parties already reported
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
+        failed = getattr(error, "failed_party", None)
+        if failed is not None:          # a party whose sheet failed: one diagnostic, not one a use
+            if failed in self.told_failed:
+                return
+            self.told_failed.add(failed)
         error.at(pos)
         self.found.append(error)
 
@@ -315,7 +321,10 @@ class _Checker:
             pid = self.names.possessed(q.party)
         except DramaError:
             return 0, _INFINITY, ""
-        most = self.names.sheets[pid].quintessence
+        sheet = self.names.sheet(pid)
+        if sheet is None:           # a failed party: its sheet's error is the one diagnostic
+            return 0, _INFINITY, ""
+        most = sheet.quintessence
         what = "quintessence" if q.kind == "quintessence" else "in its damage pool"
         return 0, most, f"{pid} has from 0 to {most} {what}"
 

@@ -185,7 +185,8 @@ class DramaError(Exception):
             lines.append(f"  help: {self.hint}")
         for note in self.notes:
             lines.append(f"  note: {note}")
-        return "\n".join(lines)
+        from .terminal import printable          # (it is printed: control characters as symbols)
+        return printable("\n".join(lines))
 
 
 class RuleError(DramaError):
@@ -326,18 +327,39 @@ def _shown(text: str, start: int, end: int) -> tuple[str, int, int]:
 
 
 def _source_line(position: Position | None, source: str | None) -> str | None:
+    """The line an error points at: from `source`, or from the file as the one reader read
+    it (never read again: a file that was not read as an input is not quoted)."""
     if position is None or position.line < 1:
         return None
-    if source is None:
-        from .inputs import MAX_EVENT_LOG_BYTES, read_bytes     # the one reader (it imports this module)
-        try:
-            source = read_bytes(position.file, what="file", limit=MAX_EVENT_LOG_BYTES).decode("utf-8", "replace")
-        except DramaError:
+    if source is not None:
+        lines = _lines_of(source)
+    else:
+        from .inputs import remembered     # the one reader (it imports this module)
+        data = remembered(position.file)
+        if data is None:
             return None
-    # lines end at \n only, as the parser and the YAML reader count them
-    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines = _lines_of(data)
     if position.line == len(lines) + 1:
         return ""                       # just past the end of the file
     if position.line > len(lines):
         return None
     return lines[position.line - 1]
+
+
+def _split(source: str) -> list[str]:
+    # lines end at \n only, as the parser and the YAML reader count them
+    return source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+_LINES: dict[int, tuple[bytes | str, list[str]]] = {}
+
+
+def _lines_of(data: bytes | str) -> list[str]:
+    """The lines of a file's text or bytes, split once however many errors quote it."""
+    kept = _LINES.get(id(data))
+    if kept is None or kept[0] is not data:
+        if len(_LINES) > 8:
+            _LINES.clear()
+        kept = (data, _split(data if isinstance(data, str) else data.decode("utf-8-sig", "replace")))
+        _LINES[id(data)] = kept
+    return kept[1]

@@ -7,6 +7,7 @@ from typing import Iterable, Mapping
 
 from .engine import PartySheet, PartyState, Settings
 from .engine import results as r
+from .terminal import json_safe
 
 VERSION = 1
 
@@ -285,7 +286,12 @@ def state_set(line: int, name: str, value: bool | int, before: bool | int | None
 # one encoder for every event: json.dumps with options would build a new one each
 # time. An event is a tree of dicts, lists and scalars made here, never a cycle, so
 # the encoder need not track the containers it is inside (about 1.5x faster)
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False).encode
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False).encode
+
+
+def _encode(event: dict) -> str:
+    """One event as one line of JSON, control characters escaped (dsl/terminal.py)."""
+    return json_safe(_dumps(event))
 
 
 class Streamed:

@@ -13,6 +13,9 @@ includes, templates, saved event logs) comes through `read_bytes` or
   (E521, at the line and column of the first);
 - a path holding a NUL is E521, not Python's `ValueError`.
 
+The last files read are remembered (`remembered`): an error quotes its line
+from the text that was read, never from the disk again.
+
 Each file read is noted, by its resolved path, in the record of the reads
 that is open (`tracking()`): `dsl.outputs.Outputs` opens one, so that a
 command never writes over a file it has read.
@@ -26,6 +29,7 @@ that escapes can produce (YAML's `"\\ud800"`, JSON's `"\\ud800"`).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import os
@@ -37,7 +41,7 @@ from .errors import DramaError, Position
 from .limits import MAX_SCRIPT
 
 __all__ = ["MAX_BYTES", "MAX_YAML_BYTES", "MAX_TEMPLATE_BYTES", "MAX_EVENT_LOG_BYTES", "SURROGATE",
-           "read_bytes", "read_text", "check_text", "check_path", "bad_character", "tracking", "note", "overlay"]
+           "read_bytes", "read_text", "remembered", "check_text", "check_path", "bad_character", "tracking", "note", "overlay"]
 
 MAX_BYTES = MAX_SCRIPT              # a script (8 MiB, the limit of its characters too: E014)
 MAX_YAML_BYTES = 2 * 2**20          # a scenario, setting or cast file
@@ -47,6 +51,30 @@ MAX_EVENT_LOG_BYTES = 256 * 2**20   # a saved event log
 # a NUL, or a UTF-16 surrogate standing alone (only escapes can make one: "\ud800")
 _BAD = re.compile("[\x00\ud800-\udfff]")
 SURROGATE = re.compile("[\ud800-\udfff]")
+
+# the last files read, by resolved path: an error quotes its line from what was read, never
+# from a file read again (which may have changed, or never have been an input)
+_REMEMBERED: "collections.OrderedDict[str, bytes]" = collections.OrderedDict()
+_REMEMBER = 32
+
+
+def remember(path: str, data: bytes) -> None:
+    """Keep the bytes of a file read, for the errors that quote it (the last few files)."""
+    with contextlib.suppress(OSError, ValueError):
+        key = os.path.realpath(path)
+        _REMEMBERED[key] = data
+        _REMEMBERED.move_to_end(key)
+        while len(_REMEMBERED) > _REMEMBER:
+            _REMEMBERED.popitem(last=False)
+
+
+def remembered(path: str) -> bytes | None:
+    """The bytes of `path` as this process last read it through the reader, if it did."""
+    try:
+        return _REMEMBERED.get(os.path.realpath(path))
+    except (OSError, ValueError):
+        return None
+
 
 _READS: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("drama_reads", default=None)
 
@@ -106,6 +134,7 @@ def read_bytes(path: str | os.PathLike, *, what: str, limit: int = MAX_BYTES) ->
                 raise DramaError("E520", f"the {what} '{name}' is larger than {_size(limit)}",
                                  expected=f"a {what} of at most {_size(limit)}")
             note(name)
+            remember(name, data)
             return data
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | \
         getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
@@ -145,7 +174,9 @@ def read_bytes(path: str | os.PathLike, *, what: str, limit: int = MAX_BYTES) ->
     finally:
         os.close(handle)
     note(name)
-    return b"".join(parts)
+    data = b"".join(parts)
+    remember(name, data)
+    return data
 
 
 def read_text(path: str | os.PathLike, *, what: str, limit: int = MAX_BYTES) -> str:

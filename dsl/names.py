@@ -20,6 +20,13 @@ class Names:
     def __init__(self, sheets: Iterable[PartySheet], roles: Mapping[str, str] | None = None):
         self.sheets: dict[str, PartySheet] = {sheet.id: sheet for sheet in sheets}
         self.roles: dict[str, str] = dict(roles or {})     # an adventure's role -> the party bound to it
+        # parties a script may name whose sheets did not load (their error is reported where the
+        # sheet is): every lookup answers "nothing known" for them, never a KeyError
+        self.failed: set[str] = {pid for pid in self.roles.values() if pid not in self.sheets}
+
+    def sheet(self, pid: str) -> PartySheet | None:
+        """The sheet of a party, or None for one whose sheet failed to load."""
+        return self.sheets.get(pid)
 
     # ------------------------------------------------------------ parties
 
@@ -29,7 +36,14 @@ class Names:
         if text in self.sheets:
             return text
         if text in self.roles:
-            return self.roles[text]
+            pid = self.roles[text]
+            if pid in self.failed:
+                error = DramaError("E201", f"the party '{pid}' (the role '{text}') did not load: its sheet in "
+                                   "the cast has errors", position=name.pos,
+                                   hint="fix the errors of its sheet, reported at the cast file")
+                error.failed_party = pid        # (the checker reports it once)
+                raise error
+            return pid
         raise DramaError("E201", f"there is no party '{text}' in the cast", position=name.pos,
                          expected=f"one of {one_of(self.sheets)}",
                          hint=did_you_mean(text, self.sheets) or self._misspelt_keyword(text))
@@ -64,8 +78,10 @@ class Names:
 
     def uses(self, pid: str, uses: n.Uses) -> tuple[str | None, str | None]:
         """Sort `with A + B` into the party's trait and treasure; `with MOVE` uses
-        the trait and treasure of one of the party's moves (E202)."""
-        sheet = self.sheets[pid]
+        the trait and treasure of one of the party's moves (E202). Nothing for a failed party."""
+        sheet = self.sheet(pid)
+        if sheet is None:
+            return None, None
         if len(uses.names) == 1:
             name = uses.names[0].text
             if name not in sheet.traits and name not in sheet.treasures and name in sheet.moves:
@@ -93,8 +109,9 @@ class Names:
 
     def member(self, pid: str, name: n.Name) -> str:
         """A member of a group, for `PARTY lose member NAME` (E351)."""
-        members = self.sheets[pid].members
-        if name.text in members:
+        sheet = self.sheet(pid)
+        members = sheet.members if sheet is not None else ()
+        if name.text in members or sheet is None:
             return name.text
         raise DramaError("E351", f"{pid} has no member '{name.text}'", position=name.pos,
                          expected=f"one of {one_of(members)}" if members
@@ -103,9 +120,12 @@ class Names:
 
     def move(self, pid: str, intent: str | None) -> Move | None:
         """The party's move for an intent (`defend` for a defence), if it has one."""
-        return self.sheets[pid].moves.get(intent) if intent is not None else None
+        sheet = self.sheet(pid)
+        return sheet.moves.get(intent) if intent is not None and sheet is not None else None
 
     def words_of(self, pid: str) -> list[str]:
         """What may follow the party's `with`: its traits, treasures and moves."""
-        sheet = self.sheets[pid]
+        sheet = self.sheet(pid)
+        if sheet is None:
+            return []
         return [*sheet.traits, *sheet.treasures, *sheet.moves]

@@ -49,6 +49,7 @@ from typing import Callable, Iterable
 
 from . import inputs as _inputs
 from .errors import DramaError
+from .terminal import printable
 
 __all__ = ["Outputs"]
 
@@ -351,6 +352,7 @@ class Outputs:
             raise _fail(output.path, error.strerror or str(error)) from None
 
     def _print(self, text: str) -> None:
+        text = printable(text)             # (a terminal obeys control characters: dsl/terminal.py)
         try:
             if self._echo is not None:
                 self._echo(text)

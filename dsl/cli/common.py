@@ -21,16 +21,23 @@ Output:
 """
 
 
+# the errors and warnings a command prints at most; the count of the others follows
+MAX_SHOWN_ERRORS = 100
+
+
 def fail(errors: list[DramaError]) -> None:
-    """Print the errors (and warnings) and exit with status 1 if there is an error."""
-    for error in errors:
+    """Print the errors (and warnings), the first MAX_SHOWN_ERRORS of them and the count of
+    the others, and exit with status 1 if there is an error."""
+    for error in errors[:MAX_SHOWN_ERRORS]:
         click.echo(error.format(), err=True)
     count = sum(not error.is_warning for error in errors)
     warnings = len(errors) - count
+    if len(errors) > MAX_SHOWN_ERRORS:
+        click.echo(f"... and {len(errors) - MAX_SHOWN_ERRORS:,} more not shown", err=True)
     if len(errors) > 1:
-        said = [f"{count} {'error' if count == 1 else 'errors'}"] if count else []
+        said = [f"{count:,} {'error' if count == 1 else 'errors'}"] if count else []
         if warnings:
-            said.append(f"{warnings} {'warning' if warnings == 1 else 'warnings'}")
+            said.append(f"{warnings:,} {'warning' if warnings == 1 else 'warnings'}")
         click.echo(", ".join(said), err=True)
     if count:
         sys.exit(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any, Iterator
 
@@ -403,12 +404,27 @@ class YamlFile:
                     yield kv, k, v
 
 
+# what a scenario's `setting:`, `cast:` and `script:` may name, after following links
+YAML_SUFFIXES = (".yaml", ".yml")
+SCRIPT_SUFFIXES = (".drama",)
+
+
 def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, hint: str | None,
                yaml: bool) -> str:
     """The text of a file, read by the one reader (`dsl.inputs`): E108 (missing,
     unreadable), E520 (not a regular file, too big), E521 (a NUL, in the path or
     in a script), E101 (YAML not UTF-8)."""
     from .. import inputs
+    if named_at is not None:            # named by the scenario: a file of its kind, or not read at all
+        kinds = YAML_SUFFIXES if yaml else SCRIPT_SUFFIXES
+        real = os.path.realpath(path)
+        if not real.lower().endswith(kinds):
+            shown = f" (a link to '{real}')" if os.path.basename(real) != os.path.basename(path) else ""
+            ctx.report("E108", f"the {what} '{path}'{shown} is not a {' or '.join(kinds)} file: it is not read",
+                       named_at, expected=f"a path to a {what} ending in {' or '.join(kinds)}",
+                       hint="a scenario names its setting and casts as YAML files and its script as a .drama "
+                            "file (docs/language.md, \"Files\")")
+            raise Skip
     try:
         data = inputs.read_bytes(path, what=what, limit=inputs.MAX_YAML_BYTES if yaml else inputs.MAX_BYTES)
     except DramaError as error:

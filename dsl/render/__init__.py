@@ -82,7 +82,9 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
             with Budget(seconds):
                 text = stream(environment.get_template(name), context, limit=size)
         return _markdown_tidy(text) if format == "md" else text
-    except DramaError:
+    except DramaError as error:         # (the reader's, from an include: placed at the including line)
+        if error.position is None:
+            error.position = _template_position(error)
         raise
     except TemplateTimeout as error:
         raise _template_error(error, f"the template ran for more than {seconds:.1f} seconds", at=template,
@@ -209,6 +211,12 @@ def _files_loader():
                 path = os.path.join(folder, *pieces)
                 if not os.path.lexists(path) or os.path.isdir(path):
                     continue
+                real, root = os.path.realpath(path), os.path.realpath(folder)
+                if os.path.commonpath([real, root]) != root:     # a link out of the folder: never read
+                    raise DramaError("E601", f"the template '{template}' is a link to a file outside the "
+                                     "template folder: it is not read",
+                                     expected=f"a template inside {folder}",
+                                     hint="copy the file into the template folder instead of linking to it")
                 try:
                     text = inputs.read_text(path, what="template", limit=inputs.MAX_TEMPLATE_BYTES)
                 except DramaError as error:
@@ -352,6 +360,11 @@ def _constant(text: str):
     raise ValueError(text)
 
 
+# the largest number an event holds (quintessence, totals, counters: all far below), so that
+# every sum, ratio and chart coordinate made from them stays a finite float
+MAX_EVENT_NUMBER = 10**15
+_LARGE = re.compile(r"[0-9]{16}|[0-9.][eE][+-]?[0-9]")
+
 _DECODER = json.JSONDecoder(parse_constant=_constant)                  # NaN and Infinity are not JSON
 
 
@@ -374,7 +387,8 @@ def _event(line: str, file: str, number: int):
         raise refuse(f"not JSON: {' '.join(str(error).split())[:80]}",
                      expected="one JSON object per line, as `drama run --format json` writes") from None
     escaped = "\\u" in line            # only an escape can make a NUL or a lone surrogate
-    if not escaped and line.count("[") + line.count("{") <= MAX_EVENT_DEPTH:
+    large = _LARGE.search(line) is not None     # only many digits or an exponent can make a huge number
+    if not escaped and not large and line.count("[") + line.count("{") <= MAX_EVENT_DEPTH:
         return event
     stack = [(event, 1)]
     while stack:
@@ -387,6 +401,12 @@ def _event(line: str, file: str, number: int):
             stack.extend((key, depth + 1) for key in value)
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, (int, float)) and large and not isinstance(value, bool) and \
+                not (abs(value) <= MAX_EVENT_NUMBER and value == value):
+            if isinstance(event, dict) and value is event.get("seed"):
+                continue                 # (a seed may be any whole number of 0 or more)
+            raise refuse(f"a number of the event is out of range (more than {MAX_EVENT_NUMBER:,} "
+                         "in size)", expected="the numbers of an event log written by `drama run --format json`")
         elif isinstance(value, str) and escaped:
             found = bad_character(value)
             if found is not None:

@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import itertools
 import re
 import threading
 import time
 from typing import Any
 
+from jinja2.compiler import CodeGenerator
+from jinja2.runtime import Undefined, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
 
@@ -74,10 +77,81 @@ def _size(value: Any) -> int:
 
 
 def _check_value(value: Any, what: str) -> None:
-    if _size(value) > MAX_SIZE:
+    size = _size(value)
+    if size > MAX_SIZE:
         raise TemplateLimit(f"{what} would make more than {MAX_SIZE:,} characters or items")
     if type(value) is int and value.bit_length() > MAX_BITS:
         raise TemplateLimit(f"{what} would make a number of more than {MAX_BITS:,} bits")
+    _spend(size, what)
+
+
+# ---------------------------------------------------------------------------
+# what a rendering makes in all: every value an operation, call or filter makes
+# counts (a list grown in a loop, texts made and dropped); an author's template
+# may make MADE_PER_OUTPUT times its output budget
+
+MADE_PER_OUTPUT = 5
+_made = threading.local()
+
+
+def _spend(size: int, what: str) -> None:
+    limit = getattr(_made, "limit", None)
+    if limit is None or not size:
+        return
+    _made.total += size
+    if _made.total > limit:
+        raise TemplateLimit(f"{what}: the template would make more than {limit:,} characters "
+                            "and items in all")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, type):
+        return "a class"
+    if callable(value):
+        return "a function or method"
+    return "an object of the program"
+
+
+def printed_size(value: Any, limit: int = MAX_SIZE) -> int:
+    """How many characters `value` would print as, counted before it is made (stops
+    counting past `limit`). Raises TemplateLimit for a value that is not plain data
+    (a function, a class, one of Jinja's objects): its description would show
+    Python's internals (addresses, module paths), never text for a reader."""
+    total = 0
+    todo = [value]
+    while todo and total <= limit:
+        item = todo.pop()
+        kind = type(item)
+        if kind is str or isinstance(item, str):
+            total += len(item)
+        elif kind is bool or item is None:
+            total += 5
+        elif kind is int:
+            total += item.bit_length() * 10 // 33 + 2
+        elif kind is float:
+            total += 24
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2 + 2 * len(item)
+            todo.extend(item)
+        elif isinstance(item, dict):
+            total += 2 + 4 * len(item)
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, Undefined):
+            total += 0
+        elif type(item).__module__.startswith("dsl.") and type(item).__str__ is not object.__str__:
+            total += len(str(item))      # the program's own values, made to be shown
+        else:
+            raise TemplateLimit(f"the template would print {_kind(item)} ({type(item).__name__}), "
+                                "not text: print its fields instead")
+    return total
+
+
+def _check_printed(value: Any, what: str) -> int:
+    size = printed_size(value)
+    if size > MAX_SIZE:
+        raise TemplateLimit(f"{what} would make more than {MAX_SIZE:,} characters")
+    return size
 
 
 def _check_arguments(name: str, args, kwargs, what: str) -> None:
@@ -91,8 +165,9 @@ def _check_arguments(name: str, args, kwargs, what: str) -> None:
 
 # the filters, methods and globals whose numbers are sizes (a width, a count)
 _SIZES = {"center", "ljust", "rjust", "zfill", "expandtabs", "indent", "wordwrap", "truncate", "batch",
-          "slice", "lipsum", "generate_lorem_ipsum", "range", "safe_range", "format", "format_map", "join",
+          "slice", "lipsum", "generate_lorem_ipsum", "range", "safe_range", "join",
           "replace", "split", "rsplit", "splitlines"}
+# (not `format`: its numbers are values to show, and its widths are checked in the format itself)
 
 
 def _estimate(name: str, value: Any, args, kwargs) -> int:
@@ -125,10 +200,42 @@ def _guarded(name: str, function):
             raise TemplateLimit(f"the filter `{name}` given more than {MAX_SIZE:,} characters or items")
         if _estimate(name, value, plain[1:], kwargs) > MAX_SIZE:
             raise TemplateLimit(f"the filter `{name}` would make more than {MAX_SIZE:,} characters")
+        if name in _TEXT_FILTERS:
+            if hasattr(value, "__next__") or isinstance(value, (range, map, filter)):
+                # (`|select|join`: a generator, made a list to be measured, then given on)
+                made = list(itertools.islice(value, MAX_SIZE + 1))
+                args = tuple(made if a is value else a for a in args)
+                plain = [made if a is value else a for a in plain]
+                value = made
+            _check_printed(value if name != "format" else plain, f"the filter `{name}`")
+        if name in ("format", "join") or "*" in str(value if name == "format" else ""):
+            _check_widths(value, plain[1:], f"the filter `{name}`")
         result = function(*args, **kwargs)
         _check_value(result, f"the filter `{name}`")
         return result
     return guarded
+
+
+# the filters that turn a value (or the items of a list) into text
+_TEXT_FILTERS = {"string", "tojson", "join", "format", "pprint", "e", "escape", "forceescape", "safe", "urlize",
+                 "wordwrap", "center", "indent", "title", "upper", "lower", "capitalize", "trim", "replace",
+                 "truncate", "striptags", "urlencode", "xmlattr", "wordcount"}
+_STAR_WIDTH = re.compile(r"%[-+ #0]*\*|\{[^{}]*:[^{}]*\{")
+
+
+def _check_widths(fmt: Any, args, what: str) -> None:
+    """A width or precision given as an argument (`%*d`, `{:{}}`) is a size: bounded."""
+    if isinstance(fmt, str) and _STAR_WIDTH.search(fmt):
+        values = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        for value in values:
+            if type(value) is int and abs(value) > MAX_ARGUMENT:
+                raise TemplateLimit(f"{what} given the width {value}, more than the limit of {MAX_ARGUMENT:,}")
+
+
+def _percent_size(left: str, right: Any) -> int:
+    """A bound on the length of `left % right`: the format, each width, and what is printed."""
+    widths = sum(int(w) for w in re.findall(r"%[-+ #0]*(\d+)", left))
+    return len(left) + widths + printed_size(right)
 
 
 def _is_context(value) -> bool:
@@ -159,14 +266,53 @@ def _binop(symbol: str, left: Any, right: Any) -> None:
                 abs(left) > 1 and right * abs(left).bit_length() > MAX_BITS:
             raise TemplateLimit(f"`**` would make a number of more than {MAX_BITS:,} bits")
     elif symbol == "%":
-        if isinstance(left, str) and _WIDE.search(left):
-            raise TemplateLimit("`%` with a width or precision of a million or more")
+        if isinstance(left, str):
+            if _WIDE.search(left):
+                raise TemplateLimit("`%` with a width or precision of a million or more")
+            _check_widths(left, (right,), "`%`")
+            if _percent_size(left, right) > MAX_SIZE:
+                raise TemplateLimit(f"`%` would make more than {MAX_SIZE:,} characters")
     elif symbol == "+":
         if _size(left) + _size(right) > MAX_SIZE:
             raise TemplateLimit(f"`+` would make more than {MAX_SIZE:,} characters or items")
 
 
+def concat(items, autoescape: bool):
+    """`a ~ b ~ c`: each piece's printed size counted before the text is made."""
+    total = 0
+    for item in items:
+        total += printed_size(item, MAX_SIZE - total)
+        if total > MAX_SIZE:
+            raise TemplateLimit(f"`~` would make more than {MAX_SIZE:,} characters")
+    _spend(total, "`~`")
+    return markup_join(items) if autoescape else str_join(items)
+
+
+def finalize(value: Any) -> Any:
+    """What `{{ ... }}` prints: plain data only (no function, class or object description)."""
+    if type(value) is not str:
+        printed_size(value, MAX_SIZE)
+    return value
+
+
+class _Generator(CodeGenerator):
+    """Jinja's code generator, with `~` going through `concat` (Jinja's sandbox does not intercept it)."""
+
+    def visit_Concat(self, node, frame) -> None:
+        if frame.eval_ctx.volatile:
+            autoescape = "context.eval_ctx.autoescape"
+        else:
+            autoescape = "True" if frame.eval_ctx.autoescape else "False"
+        self.write("environment.guarded_concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(f"), {autoescape})")
+
+
 _FORMATS = {"format", "format_map"}
+# the methods that grow a list, a dict or a set a template made (what they add is counted)
+_GROWING = {"append", "extend", "insert", "update", "setdefault", "add"}
 _SIZED_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs", "join", "replace", "indent"}
 
 
@@ -174,10 +320,13 @@ class GuardedSandbox(SandboxedEnvironment):
     """Jinja's sandbox, with every operator, call and filter checked against the limits."""
 
     intercepted_binops = frozenset(["*", "**", "%", "+"])
+    code_generator_class = _Generator
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("finalize", finalize)
         super().__init__(*args, **kwargs)
         self.globals["namespace"] = _Namespace
+        self.guarded_concat = concat
 
     def guard_filters(self) -> None:
         """Wrap every filter and test (call after the last filter is added)."""
@@ -193,6 +342,25 @@ class GuardedSandbox(SandboxedEnvironment):
             raise TemplateLimit(f"`{attribute}` with a width or precision of a million or more")
         return super().getattr(obj, attribute)
 
+    def wrap_str_format(self, value):
+        """`TEXT.format(...)`: Jinja's sandboxed formatter, with widths given as arguments
+        bounded and the size of the result counted before it is made."""
+        wrapper = super().wrap_str_format(value)
+        if wrapper is None:
+            return None
+        text, name = value.__self__, value.__name__
+
+        @functools.wraps(wrapper)
+        def guarded(*args, **kwargs):
+            given = (*args, *kwargs.values()) if name == "format" else tuple(args[0].values()) \
+                if args and isinstance(args[0], dict) else args
+            _check_widths(text, given, f"`{name}`")
+            widths = sum(int(w) for w in re.findall(r"\{[^{}]*:[^\d{}]*(\d+)", text))
+            if len(text) + widths + printed_size(given) > MAX_SIZE:
+                raise TemplateLimit(f"`{name}` would make more than {MAX_SIZE:,} characters")
+            return wrapper(*args, **kwargs)
+        return guarded
+
     def call_binop(self, context, operator_: str, left, right):
         _binop(operator_, left, right)
         return super().call_binop(context, operator_, left, right)
@@ -206,6 +374,8 @@ class GuardedSandbox(SandboxedEnvironment):
             raise TemplateLimit(f"`{name}` with a width or precision of a million or more")
         if name in _SIZED_METHODS and _estimate(name, target, args, kwargs) > MAX_SIZE:
             raise TemplateLimit(f"`{name}` would make more than {MAX_SIZE:,} characters")
+        if name in _GROWING and isinstance(target, (list, dict, set)):
+            _spend(printed_size(args, MAX_SIZE) + 1, f"`{name}`")
         result = super().call(__context, __obj, *args, **kwargs)
         _check_value(result, f"`{name or 'a call'}`")
         return result
@@ -276,13 +446,18 @@ def budget_for(events: int) -> tuple[float, int]:
 
 
 def stream(template, context: dict, limit: int | None = MAX_OUTPUT) -> str:
-    """Render `template` piece by piece, refusing output past `limit` characters (None: no limit)."""
+    """Render `template` piece by piece, refusing output past `limit` characters (None: no
+    limit), and more than MADE_PER_OUTPUT times `limit` characters and items made in all."""
     pieces: list[str] = []
     size = 0
-    for piece in template.generate(context):
-        size += len(piece)
-        if limit is not None and size > limit:
-            raise TemplateLimit(f"the output would be longer than {limit:,} characters")
-        pieces.append(piece)
+    _made.total, _made.limit = 0, None if limit is None else limit * MADE_PER_OUTPUT
+    try:
+        for piece in template.generate(context):
+            size += len(piece)
+            if limit is not None and size > limit:
+                raise TemplateLimit(f"the output would be longer than {limit:,} characters")
+            pieces.append(piece)
+    finally:
+        _made.limit = None
     return "".join(pieces)
 
