@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -284,26 +285,83 @@ def _identity(error: DramaError) -> tuple:
     return (error.code, error.position, error.message)
 
 
+# a name longer than this has no close match worth showing (and comparing it costs its square)
+_LONGEST_MATCHED = 80
+# up to this many known names, each is compared; past it, only those an index of their
+# one-character deletions finds near (a bounded cost per name, whatever the cast's size)
+_COMPARED_ALL = 300
+# the names `one_of` lists before it says how many more there are
+_MOST_LISTED = 12
+
+_INDEXES: dict[int, tuple[object, int, dict[str, str], dict[str, set[str]]]] = {}
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))} | {word}
+
+
+def _index(known) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The known names by their case-folded form, and each case-folded name's
+    one-character deletions; kept for a collection seen before (the cast's names,
+    asked again for every misspelt name)."""
+    kept = _INDEXES.get(id(known))
+    if kept is not None and kept[0] is known and kept[1] == len(known):
+        return kept[2], kept[3]
+    folded: dict[str, str] = {}
+    for k in known:
+        folded.setdefault(k.casefold(), k)
+    near: dict[str, set[str]] = {}
+    if len(folded) > _COMPARED_ALL:
+        for low in folded:
+            if len(low) <= _LONGEST_MATCHED:
+                for key in _deletions(low):
+                    near.setdefault(key, set()).add(low)
+        if len(_INDEXES) > 8:
+            _INDEXES.clear()
+        _INDEXES[id(known)] = (known, len(known), folded, near)
+    return folded, near
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str | None:
-    """A 'did you mean' hint for a name close to a known one, or None."""
-    known = list(known)
-    folded = {k.casefold(): k for k in known}
+    """A 'did you mean' hint for a name close to a known one, or None. Its cost is
+    bounded whatever the number of names: a long name is matched with none, and
+    among many names only those within about two edits are compared."""
+    if not isinstance(known, (dict, list, tuple, set, frozenset)):
+        known = list(known)
+    folded, near = _index(known)
     if name.casefold() in folded and folded[name.casefold()] != name:
         return f"did you mean '{folded[name.casefold()]}'?"
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if len(name) > _LONGEST_MATCHED:
+        return None
+    if near:        # many names: only those within two deletions of each other
+        low = name.casefold()
+        found: set[str] = set()
+        for once in _deletions(low):
+            for key in _deletions(once):
+                found |= near.get(key, set())
+        candidates = sorted(folded[f] for f in found)
+    else:
+        candidates = list(known)
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     if not close:
-        close = [folded[c] for c in difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.6)]
+        lowered = {k.casefold(): k for k in candidates}
+        close = [lowered[c] for c in difflib.get_close_matches(name.casefold(), list(lowered), n=1, cutoff=0.6)]
     return f"did you mean '{close[0]}'?" if close else None
 
 
 def one_of(names: Iterable[str]) -> str:
-    """'a, b or c' for an `expected:` line."""
-    names = [f"'{n}'" for n in names]
-    if not names:
+    """'a, b or c' for an `expected:` line (the first _MOST_LISTED, and how many more)."""
+    total = len(names) if hasattr(names, "__len__") else None
+    names = list(itertools.islice(names, _MOST_LISTED + 1))
+    total = len(names) if total is None else total
+    shown = [f"'{n}'" for n in names[:_MOST_LISTED]]
+    if not shown:
         return "nothing"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
+    if len(shown) == 1:
+        return shown[0]
+    if total > _MOST_LISTED:
+        return ", ".join(shown) + f" or {total - _MOST_LISTED:,} more"
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
 # a source line longer than this is shown cut around the caret

@@ -41,6 +41,48 @@ class _Reading:
         self.sink = sink
         self.sources = sources
         self.size = 0           # characters read from included files (each include counted)
+        self.texts: dict[str, str] = {}         # each included file read once, parsed once
+        self.scripts: dict[str, n.Script] = {}
+        self.sizes: dict[str, int] = {}         # each file's size with all it includes
+        self.found: dict[str, list[DramaError]] = {}    # each file's syntax errors
+        self.over = False       # the size limit was reported
+
+    def parsed(self, path: str) -> n.Script:
+        """An included file, read and parsed the first time it is included. Raises DramaError."""
+        if path not in self.scripts:
+            text = read_text(path, what="included file")
+            from .syntax import parse
+            found = Diagnostics()       # (reported when the file is read in, not when it is counted)
+            self.texts[path] = text
+            self.scripts[path] = parse(text, path, errors=found)
+            self.found[path] = list(found)
+        return self.scripts[path]
+
+    def inside(self, path: str) -> bool:
+        """Whether a path, its links followed, is inside the scenario's folder."""
+        return os.path.commonpath([os.path.realpath(path), self.root]) == self.root
+
+    def expanded_size(self, path: str, visiting: set[str]) -> int:
+        """The characters of a file and of everything it includes, each include counted
+        (memoised: linear in the files, whatever the shape of their includes). A file
+        that cannot be read, or that leads back into itself, counts for its own size only."""
+        if path in self.sizes:
+            return self.sizes[path]
+        try:
+            script = self.parsed(path)
+        except DramaError:
+            return 0
+        total = len(self.texts[path]) + 1
+        visiting = visiting | {path}
+        for include in _includes(script.shared):
+            child = os.path.normpath(os.path.join(os.path.dirname(path), include.path))
+            if child in visiting or "\x00" in child or not self.inside(child):
+                continue
+            total += self.expanded_size(child, visiting)
+            if total > MAX_SCRIPT:
+                break
+        self.sizes[path] = total
+        return total
 
     def expand(self, statements, file: str, stack: list[tuple[str, str]], chain: list[str],
                depth: int) -> list[n.Statement]:
@@ -84,7 +126,7 @@ class _Reading:
             raise DramaError("E003", f"'{statement.path}' includes itself: {' -> '.join(names)}",
                              position=statement.pos, expected="includes that do not lead back to a file being read")
         try:
-            text = read_text(path, what="included file")
+            script = self.parsed(path)
         except DramaError as error:
             if error.code == "E108":           # named as the script names it
                 shown = f"the included file '{path}'"
@@ -94,14 +136,35 @@ class _Reading:
                 error.message = f"cannot read the included file '{statement.path}': {reason}"
                 error.hint = error.hint or "paths are relative to the file that includes them"
             raise error.at(statement.pos) from None
-        self.size += len(text) + 1
-        if self.size > MAX_SCRIPT:
+        # the size of the file with everything it includes, counted before any of it is
+        # read in: includes shaped like a diamond (a file included twice, which includes
+        # another twice, ...) would grow exponentially
+        if self.size + self.expanded_size(path, set()) > MAX_SCRIPT:
+            if self.over:           # (said once: the later includes are past it as well)
+                return []
+            self.over = True
             raise DramaError("E014", f"the included files come to more than the limit of {MAX_SCRIPT:,} "
                              "characters", position=statement.pos,
                              expected="fewer includes, or shorter included files",
                              notes=["each include counts, however often the same file is included"])
+        self.size += len(self.texts[path]) + 1      # (its includes add theirs as they are read in)
+        for error in self.found[path]:
+            self.sink.report(error)
         here = chain + [f"{statement.pos.file}:{statement.pos.line}"]
         self.sources.included(path, here)
-        from .syntax import parse
-        script = parse(text, path, errors=self.sink)
         return self.expand(script.statements, path, stack + [(path, real)], here, depth + 1)
+
+
+def _includes(statements):
+    """Every `include` of a file, inside blocks too."""
+    todo = [statements]
+    while todo:
+        for s in todo.pop():
+            if isinstance(s, n.Include):
+                yield s
+            elif isinstance(s, n.Loop):
+                todo.append(s.body)
+            elif isinstance(s, n.IfBlock):
+                todo.extend(arm.body for arm in s.arms)
+            elif isinstance(s, n.ChoiceBlock):
+                todo.extend(option.body for option in s.options)

@@ -68,6 +68,12 @@ def remember(path: str, data: bytes) -> None:
             _REMEMBERED.popitem(last=False)
 
 
+def forget(path: str) -> None:
+    """Drop a file read but refused (not of its kind): no error may quote it."""
+    with contextlib.suppress(OSError, ValueError):
+        _REMEMBERED.pop(os.path.realpath(path), None)
+
+
 def remembered(path: str) -> bytes | None:
     """The bytes of `path` as this process last read it through the reader, if it did."""
     try:

@@ -8,7 +8,9 @@ from typing import Any, Iterator
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.parser import Parser
 
 from ..errors import Diagnostics, DramaError, ErrorList, Position
 from ..inputs import bad_character
@@ -16,6 +18,11 @@ from ..limits import MAX_NESTING
 
 # the values a YAML file may hold, every alias and merge expanded (E522)
 MAX_VALUES = 100_000
+# nodes a YAML file may hold as it is written (values, aliases, lists and mappings): the
+# parser stops at the first past it, so that no file under the size limit costs more
+# than parsing this many (ruamel.yaml's pure-Python parser takes 30 to 80 microseconds a
+# node, more the deeper it is); a cast of 2,000 parties holds about as many
+MAX_NODES = 20_000
 
 
 # ---------------------------------------------------------------------------
@@ -69,6 +76,36 @@ _CORE = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
 _TIMESTAMP, _MERGE, _MAP, _SEQ = (_CORE + t for t in ("timestamp", "merge", "map", "seq"))
 _SCALAR_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _MERGE}
+
+
+class _TooMany(Exception):
+    """The parser met more than MAX_NODES nodes: it stops there (`at`: line, column)."""
+
+    def __init__(self, at: tuple[int, int]):
+        super().__init__(at)
+        self.at = at
+
+
+class _CountingParser(Parser):
+    """ruamel.yaml's parser, counting the nodes it makes (values, aliases, collections) and
+    stopping at the first past MAX_NODES: a flat list of a million values, or brackets
+    nested deep and repeated, costs the parsing of MAX_NODES nodes at most, before any
+    tree is built."""
+
+    _NODES = (ScalarEvent, AliasEvent, SequenceStartEvent, MappingStartEvent)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.nodes = 0
+
+    def get_event(self):
+        event = super().get_event()
+        if isinstance(event, self._NODES):
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                mark = event.start_mark
+                raise _TooMany((mark.line + 1, mark.column + 1))
+        return event
 
 
 def _too_deep(text: str) -> tuple[int, int] | None:
@@ -139,6 +176,7 @@ class YamlFile:
             raise Skip
         yaml = YAML(typ="safe", pure=True)
         yaml.allow_duplicate_keys = False
+        yaml.Parser = _CountingParser       # (the cost bounded while parsing, not after)
         failure = None
         try:
             with warnings.catch_warnings():
@@ -147,6 +185,12 @@ class YamlFile:
                 self._constructor = yaml.constructor
                 too_big = self._expanded_size()
                 problems = [] if too_big else self._check_tree()
+        except _TooMany as many:
+            ctx.report("E522", f"the YAML holds more than {MAX_NODES:,} values as it is written",
+                       Position(self.path, *many.at),
+                       expected=f"at most {MAX_NODES:,} values, lists and mappings in one file",
+                       hint="split the cast into several files (`cast: [a.yaml, b.yaml]`)")
+            raise Skip from None
         except YAMLError as exc:
             failure = self._yaml_error(exc)
         except RecursionError:
@@ -415,16 +459,6 @@ def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, 
     unreadable), E520 (not a regular file, too big), E521 (a NUL, in the path or
     in a script), E101 (YAML not UTF-8)."""
     from .. import inputs
-    if named_at is not None:            # named by the scenario: a file of its kind, or not read at all
-        kinds = YAML_SUFFIXES if yaml else SCRIPT_SUFFIXES
-        real = os.path.realpath(path)
-        if not real.lower().endswith(kinds):
-            shown = f" (a link to '{real}')" if os.path.basename(real) != os.path.basename(path) else ""
-            ctx.report("E108", f"the {what} '{path}'{shown} is not a {' or '.join(kinds)} file: it is not read",
-                       named_at, expected=f"a path to a {what} ending in {' or '.join(kinds)}",
-                       hint="a scenario names its setting and casts as YAML files and its script as a .drama "
-                            "file (docs/language.md, \"Files\")")
-            raise Skip
     try:
         data = inputs.read_bytes(path, what=what, limit=inputs.MAX_YAML_BYTES if yaml else inputs.MAX_BYTES)
     except DramaError as error:
@@ -432,6 +466,17 @@ def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, 
             error.hint = hint
         ctx.sink.report(error.at(named_at))
         raise Skip from None
+    if named_at is not None:            # named by the scenario: a file of its kind, or not used (nor quoted)
+        kinds = YAML_SUFFIXES if yaml else SCRIPT_SUFFIXES
+        real = os.path.realpath(path)
+        if not real.lower().endswith(kinds):
+            shown = f" (a link to '{real}')" if os.path.basename(real) != os.path.basename(path) else ""
+            ctx.report("E108", f"the {what} '{path}'{shown} is not a {' or '.join(kinds)} file: it is not used",
+                       named_at, expected=f"a path to a {what} ending in {' or '.join(kinds)}",
+                       hint="a scenario names its setting and casts as YAML files and its script as a .drama "
+                            "file (docs/language.md, \"Files\")")
+            inputs.forget(path)
+            raise Skip
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
