@@ -12,6 +12,8 @@ from .statecheck import check_state
 
 _INFINITY = float("inf")
 _TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
+# the lines that answer an action (its exchange is not over before them)
+_ANSWERS = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
 
 
 def has_blocks(script: n.Script) -> bool:
@@ -97,6 +99,7 @@ class _Checker:
         self.choices: dict[str, set[str]] = {}      # each choice's option labels
         self.state_names: set[str] = set()          # every flag and counter
         self.told_failed: set[str] = set()          # failed parties already reported
+        self.acted_just_before: tuple[set[str], int] | None = None
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
         failed = getattr(error, "failed_party", None)
@@ -118,9 +121,11 @@ class _Checker:
     # ------------------------------------------------------------ walking
 
     def block(self, statements, inside: bool) -> None:
+        acted: tuple[set[str], int] | None = None     # the parties of the action just before, and its line
         for statement in statements:
             kind = type(statement)
             if kind is n.IfBlock:
+                self.acted_just_before = acted
                 self.if_block(statement)
             elif kind is n.Loop:
                 self.loop(statement)
@@ -138,15 +143,41 @@ class _Checker:
                 self.statement(statement)
             elif kind in _TEXTS:       # every placeholder of the line, not only the first
                 self.statement(statement)
+            if kind is n.Action:
+                acted = ({self._pid(name) for name in statement.actors} - {None}, statement.pos.line)
+            elif kind not in _ANSWERS:
+                acted = None
+
+    def _pid(self, name: n.Name) -> str | None:
+        try:
+            return self.names.party(name)
+        except DramaError:
+            return None
+
+    def _acted(self, c: n.Condition) -> str | None:
+        """Why `PARTY can recover` cannot hold right after the party's own action, if it is that."""
+        acted = self.acted_just_before
+        if type(c) is not n.CanRecover or acted is None:
+            return None
+        pid = self._pid(c.party)
+        if pid is None or pid not in acted[0]:
+            return None
+        return (f"{pid} acted at line {acted[1]}, in this round, and a party that has acted may not "
+                "recover before the next round (R15)")
 
     def if_block(self, s: n.IfBlock) -> None:
         settled: tuple[int, str] | None = None        # (line, why) once an arm always runs
         seen: dict[str, int] = {}
+        just_acted = self.acted_just_before
         for arm in s.arms:
             if arm.condition is not None:
                 self.condition(arm.condition)
             never = None
-            if settled is not None:
+            self.acted_just_before = just_acted
+            acted = self._acted(arm.condition) if arm.condition is not None else None
+            if acted is not None and settled is None:
+                never = f"'{arm.text}' can never hold here: {acted}"
+            elif settled is not None:
                 never = f"the condition at line {settled[0]} always holds"
             elif arm.condition is not None and arm.text in seen:
                 never = f"line {seen[arm.text]} has the same condition"

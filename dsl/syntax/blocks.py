@@ -75,7 +75,7 @@ def nest(statements: Sequence[nodes.Statement], errors: Diagnostics) -> tuple[no
                                      "`if` or `repeat` of it" if stack else None))
                 continue
             same = next((o for o, _ in top.options if o.label.text == statement.label.text), None)
-            if same is not None:
+            if same is not None and statement.label.text != "?":   # ("?": stand-ins of options that failed)
                 fail(DramaError("E006", f"the choice has two options labelled '{statement.label.text}'",
                                 position=statement.label.pos, expected="a label of its own for each option",
                                 notes=[f"the first is at line {same.pos.line}"]))
@@ -133,6 +133,8 @@ def _check_choice(top: _Open, end: Position, fail) -> None:
     """A `choose` block needs an option, and its `chose` must name one (E006, E207)."""
     opener = top.opener
     if not top.options:
+        if opener.label.text == "?":    # (the stand-in of a `choose` line that failed: reported there)
+            return
         fail(DramaError("E006", f"the choice '{opener.label.text}' has no options", position=opener.pos,
                         expected="one or more `option \"LABEL\"` lines before its `end`"))
         return

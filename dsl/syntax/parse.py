@@ -246,4 +246,5 @@ def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> 
 
 # a bad line that opens or continues a block is read again as a line that does the
 # same, so that its `end` is not reported as well
-_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times", "choose": "choose \"?\""}
+_STAND_IN = {"if": "if in drama", "else": "else if in drama", "repeat": "repeat 1 times", "choose": "choose \"?\"",
+             "option": "option \"?\""}

@@ -430,7 +430,26 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
             out.append("")
         out.extend(lines)
         previous = kind
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    _readable(text)
+    return text
+
+
+def _readable(text: str) -> None:
+    """Raise ValueError unless a recorded script is within the reader's limits (a line of at
+    most MAX_LINE characters, a script of at most MAX_SCRIPT): what is recorded must read back
+    (a narration whose placeholders were filled with long names can outgrow its line)."""
+    from ..limits import MAX_LINE, MAX_SCRIPT
+    if len(text) > MAX_SCRIPT:
+        raise ValueError(f"the recorded script would have {len(text):,} characters, more than the "
+                         f"limit of {MAX_SCRIPT:,} a script may have")
+    if len(text) <= MAX_LINE:
+        return
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise ValueError(f"line {number} of the recorded script would have {len(line):,} characters, "
+                             f"more than the limit of {MAX_LINE:,} a line may have (it would not read back)")
+
 
 
 # ------------------------------------------------------------------ comparing runs

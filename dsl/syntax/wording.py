@@ -94,11 +94,40 @@ def _operator_hint(text: str, index: int) -> str | None:
     return None
 
 
+_COMPOUND = re.compile(r"\s*set\s+(\w+)\s*([-+*/])=\s*(.*?)\s*$")
+_LABELLED = re.compile(r"\s*(choose|option)\s+([^\s\"].*?)\s*$")
+
+
+def _slip_hint(line: str, words: list[str]) -> str | None:
+    """A hint for the common slips of writers who know other languages: `set gold += 1`,
+    an unquoted label of a choice, an action without `->` before its target."""
+    compound = _COMPOUND.match(line)
+    if compound:
+        name, operator, value = compound.groups()
+        return f"a counter is given its new value whole: set {name} = {name} {operator} {value or '1'}"
+    labelled = _LABELLED.match(line)
+    if labelled:
+        word, label = labelled.groups()
+        label = label.split(" weight ")[0].split(" if ")[0].split(" once")[0].split(", chose ")[0]
+        what = "a choice" if word == "choose" else "an option"
+        return f'the label of {what} is quoted: {word} "{label}"'
+    if len(words) >= 3 and _WORD.fullmatch(words[0]) and words[0] not in STATEMENT_WORDS and \
+            "->" not in words and "vs" not in words and "&" not in words[:2] and \
+            any(w in (",", "roll", "rolled", "with") for w in words[2:]):
+        actor, intent, target = words[0], words[1], words[2]
+        if _WORD.fullmatch(intent) and _WORD.fullmatch(target):
+            return f"an action names its target after '->': {actor} {intent} -> {target}, ..."
+    return None
+
+
 def _line_hint(line: str) -> str | None:
     """A hint from the shape of a line that failed: a misspelt keyword, an unquoted intent."""
     words = _line_words(line)
     if not words:
         return None
+    slip = _slip_hint(line, words)
+    if slip:
+        return slip
     first = words[0]
     if first in _OTHER_LANGUAGES:
         return _OTHER_LANGUAGES[first]
