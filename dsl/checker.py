@@ -6,7 +6,7 @@ from typing import Iterator
 
 from .syntax import nodes as n
 from . import placeholders
-from .errors import DramaError, Position
+from .errors import MAX_COLLECTED, DramaError, Position, stopped_after
 from .names import Names
 from .statecheck import check_state
 
@@ -41,7 +41,10 @@ def check_script(script: n.Script, names: Names, start=None, settings=None) -> l
         checker.choices.setdefault(block.label.text, set()).update(o.label.text for o in block.options)
     state_errors = check_state(script.statements, names, start)
     checker.state_names = set(start) | {s.name.text for s in _walk(script.statements) if type(s) is n.SetState}
-    checker.block(script.statements, inside=False)
+    try:
+        checker.block(script.statements, inside=False)
+    except _Full as full:          # (W021: as many errors as are shown; the rest is not checked)
+        checker.found.append(stopped_after(full.position, "the check of the names in blocks"))
     ties = _vote_ties(script.statements) if settings is not None and settings.ties == "vote" else []
     return checker.found + state_errors + ties
 
@@ -61,10 +64,10 @@ def _vote_ties(statements) -> list[DramaError]:
             kind = type(s)
             if kind is n.Action:
                 answers = []
-                for later in body[i + 1:]:
-                    if not isinstance(later, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
-                        break
-                    answers.append(later)
+                j = i + 1           # (indexes, not a slice of the rest: linear in the body)
+                while j < len(body) and isinstance(body[j], _ANSWERS):
+                    answers.append(body[j])
+                    j += 1
                 rolled = _rolls(s) or any(type(a) is n.Defence and _rolls(a) for a in answers)
                 if rolled and not any(type(a) is n.Tie for a in answers):
                     found.append(s)
@@ -92,6 +95,14 @@ def _vote_ties(statements) -> list[DramaError]:
                        notes=more)]
 
 
+class _Full(Exception):
+    """The checker found MAX_COLLECTED errors: it stops there."""
+
+    def __init__(self, position):
+        super().__init__(position)
+        self.position = position
+
+
 class _Checker:
     def __init__(self, names: Names):
         self.names = names
@@ -99,6 +110,7 @@ class _Checker:
         self.choices: dict[str, set[str]] = {}      # each choice's option labels
         self.state_names: set[str] = set()          # every flag and counter
         self.told_failed: set[str] = set()          # failed parties already reported
+        self.error_count = 0
         self.acted_just_before: tuple[set[str], int] | None = None
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
@@ -109,6 +121,10 @@ class _Checker:
             self.told_failed.add(failed)
         error.at(pos)
         self.found.append(error)
+        if not error.is_warning:
+            self.error_count += 1
+            if self.error_count >= MAX_COLLECTED:
+                raise _Full(error.position)
 
     def guard(self, what, pos: Position, *args):
         """Call `what(*args)`, recording a DramaError instead of raising it."""
@@ -149,10 +165,7 @@ class _Checker:
                 acted = None
 
     def _pid(self, name: n.Name) -> str | None:
-        try:
-            return self.names.party(name)
-        except DramaError:
-            return None
+        return self.names.resolved(name.text)
 
     def _acted(self, c: n.Condition) -> str | None:
         """Why `PARTY can recover` cannot hold right after the party's own action, if it is that."""

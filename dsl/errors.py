@@ -112,6 +112,7 @@ CODES: dict[str, str] = {
     "W002": "a loop that always runs to its bound",
     "W003": "a loop of rounds that begins no round",
     "W020": "the dry run of `drama check` stopped at its execution budget",
+    "W021": "`drama check` stopped after as many errors as it shows",
     "W004": "an exchange whose rolled dice may tie under `ties: vote`",
     # drama odds
     "E701": "an odds question that is not one action or one defence",
@@ -188,6 +189,18 @@ class DramaError(Exception):
             lines.append(f"  note: {note}")
         from .terminal import printable          # (it is printed: control characters as symbols)
         return printable("\n".join(lines))
+
+
+# how many errors each pass of `drama check` (the syntax, the names in blocks, the dry run)
+# collects before it stops (W021): each costs its wording, so a script of 100,000 bad lines
+# is checked in the time of 100 errors
+MAX_COLLECTED = 100
+
+
+def stopped_after(position: Position | None, what: str) -> DramaError:
+    """W021: a pass of `drama check` stopped at MAX_COLLECTED errors."""
+    return DramaError("W021", f"{what} stopped here, after {MAX_COLLECTED} errors: what comes later was "
+                      "not checked", position=position, hint="fix these errors, then check again")
 
 
 class RuleError(DramaError):

@@ -48,6 +48,13 @@ class Names:
                          expected=f"one of {one_of(self.sheets)}",
                          hint=did_you_mean(text, self.sheets) or self._misspelt_keyword(text))
 
+    def resolved(self, text: str) -> str | None:
+        """The id of the party a name stands for, or None (no error made: a cheap question)."""
+        if text in self.sheets:
+            return text
+        pid = self.roles.get(text)
+        return pid if pid is not None and pid not in self.failed else None
+
     def possessed(self, name: n.Name) -> str:
         """A party in a condition, also written `Kara's`."""
         text = name.text

@@ -19,7 +19,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .syntax import nodes as n
 from .checker import check_script, choice_blocks, has_blocks
-from .errors import Diagnostics, DramaError
+from .errors import MAX_COLLECTED, stopped_after, Diagnostics, DramaError
 from .includes import expand
 from .interpreter import FRESH, PLAY, SIMULATE, Interpreter, RunMode
 from .limits import check_budget
@@ -183,7 +183,7 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         names = Names(scenario.cast, scenario.roles)
         # (with --lenient, unnamed ties are settled: no W004)
         statically = check_script(script, names, scenario.state, None if lenient else scenario.setting)
-        met = Diagnostics()        # what the dry run meets, before it is placed
+        met = Diagnostics(limit=MAX_COLLECTED)     # what the dry run meets, before it is placed
         budget = check_budget(_count(script.shared))
         interpreter = Interpreter(scenario.setting, names, title=scenario.title, seed=seed,
                                   lenient=lenient, errors=met, state=scenario.state, ask=_dry_run_pick,
@@ -198,6 +198,9 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
                 "W020", f"the dry run stopped here, after {budget:,} statements in loops: what comes "
                 "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
                 hint="a run of this script may stop at the limit of the statements loops repeat (E012)"))
+        if interpreter.full_at is not None:
+            met.limit = None
+            met.report(stopped_after(interpreter.full_at, "the dry run"))
         # what the run met is reported once, at the place the run met it
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:

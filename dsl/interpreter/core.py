@@ -34,6 +34,14 @@ _PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
 _MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
 
 
+class ErrorsFull(Exception):
+    """A collecting run's sink holds as many errors as it may: the run stops there (W021)."""
+
+    def __init__(self, position):
+        super().__init__(position)
+        self.position = position
+
+
 class BudgetSpent(Exception):
     """The execution budget ran out in a collecting run: the run stops here (not a DramaError,
     so that no statement's handler catches it)."""
@@ -90,6 +98,7 @@ class Interpreter:
         self.steps = 0
         self.looping = 0             # how many loops the current statement is in
         self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
+        self.full_at = None         # where a collecting run stopped, its sink full (W021)
         self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
     # ------------------------------------------------------------ running
@@ -103,6 +112,8 @@ class Interpreter:
                     step(statement, shift)
             except BudgetSpent as stop:
                 self.spent = stop.error
+            except ErrorsFull as full:
+                self.full_at = full.position
             self.finish()
         return self.events
 
@@ -154,13 +165,19 @@ class Interpreter:
 
     def finish(self) -> None:
         """Resolve what is pending and close the log with the `final` event."""
-        self.resolve()
+        try:
+            self.resolve()
+        except ErrorsFull:      # (the last error was one too many: the log still closes)
+            pass
         self.pending = None
         self.events.append(ev.final(self.game.states(), self.game.time, self.state.values))
 
     def fail(self, error: DramaError, pos: Position | None) -> None:
         """Report an error of a statement at `pos`, unless it has a position of its own."""
         self.sink.report(error.at(pos))
+        if self.sink.collecting and self.sink.full and self.full_at is None:
+            self.full_at = error.position
+            raise ErrorsFull(error.position)
 
     def line(self, s: n.Statement) -> int:
         """The line of the statement being run (its node's, moved by its shift), for its events."""

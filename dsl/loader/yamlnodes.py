@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from typing import Any, Iterator
 
@@ -108,6 +109,19 @@ class _CountingParser(Parser):
         return event
 
 
+def _many_brackets(text: str) -> tuple[int, int] | None:
+    """Where YAML text opens its (MAX_NODES + 1)th flow collection (`[` or `{`), or None:
+    counted over the text before it is parsed (a bracket inside a quoted text counts too)."""
+    if text.count("[") + text.count("{") <= MAX_NODES:
+        return None
+    seen = 0
+    for found in re.finditer(r"[\[{]", text):
+        seen += 1
+        if seen > MAX_NODES:
+            return _line_col(text, found.start())
+    return None
+
+
 def _too_deep(text: str) -> tuple[int, int] | None:
     """Where YAML text nests past MAX_NESTING, or None: flow collections (`[`, `{`)
     counted over the text, block ones by their indentation (at most 4 columns a level)."""
@@ -173,6 +187,12 @@ class YamlFile:
         if deep is not None:    # ruamel.yaml's time grows with the square of the depth, then it recurses
             ctx.report("E101", f"the YAML is nested more than {MAX_NESTING} deep", Position(self.path, *deep),
                        expected=f"at most {MAX_NESTING} collections one inside another")
+            raise Skip
+        many = _many_brackets(self.text)
+        if many is not None:    # (each bracket is a node; the deeper, the dearer to parse)
+            ctx.report("E522", f"the YAML holds more than {MAX_NODES:,} values as it is written",
+                       Position(self.path, *many), expected=f"at most {MAX_NODES:,} values, lists and "
+                       "mappings in one file", hint="split the cast into several files (`cast: [a.yaml, b.yaml]`)")
             raise Skip
         yaml = YAML(typ="safe", pure=True)
         yaml.allow_duplicate_keys = False

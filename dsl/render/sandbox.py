@@ -106,10 +106,12 @@ def _spend(size: int, what: str) -> None:
 
 def _kind(value: Any) -> str:
     if isinstance(value, type):
-        return "a class"
+        return "a class (such as `namespace` or `cycler` unused)"
+    if type(value).__module__.startswith("jinja2"):
+        return "one of the template's own objects (such as `loop`, `self` or a macro)"
     if callable(value):
-        return "a function or method"
-    return "an object of the program"
+        return "a function or method (such as `lipsum` or `events.append` unused)"
+    return "an object that is not text, a number, a list or a mapping"
 
 
 def printed_size(value: Any, limit: int = MAX_SIZE) -> int:
@@ -142,8 +144,8 @@ def printed_size(value: Any, limit: int = MAX_SIZE) -> int:
         elif type(item).__module__.startswith("dsl.") and type(item).__str__ is not object.__str__:
             total += len(str(item))      # the program's own values, made to be shown
         else:
-            raise TemplateLimit(f"the template would print {_kind(item)} ({type(item).__name__}), "
-                                "not text: print its fields instead")
+            raise TemplateLimit(f"the template would print {_kind(item)}, not text: print its "
+                                "fields or call it instead")
     return total
 
 

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
+import re
 import shutil
 import signal
 import threading
 import time
 import traceback
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -60,7 +62,36 @@ YAML_VALUES = ["0", "-1", "3", "1e9", "99999999999999999999", "999999999", "1000
                "<<: *a", "\u00e9\u4e2d\U0001F600", "../../etc/passwd", "/dev/zero", "scene.drama"]
 BLOCK_OPENERS = ["if in drama", "if Kara is defeated", "repeat 3 times", "repeat until last exchange won, at most 4 times",
                  "repeat 10000 times", "repeat until round > 2, at most 999999999 rounds", "else", "else if not in drama"]
-KINDS = ("bytes", "soup", "script", "yaml")
+KINDS = ("bytes", "soup", "script", "yaml", "template", "shape")
+
+# the text of the file outside every folder a case may read: seen in an output, it was read
+SECRET = "drama-fuzz-secret-7f3a91"
+# what a printed Python object looks like (an address, a class, a module path)
+INTERNALS = re.compile(r" at 0x[0-9a-f]{4,}|<(?:function|class|module|built-in|bound method|generator|"
+                       r"jinja2\.|dsl\.)|jinja2\.(?:runtime|utils|sandbox)|TemplateReference|LoopContext")
+# a control character a terminal would obey (all but the line break and the tab)
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# the peak memory a template case may trace while rendering (every value is capped far below)
+TEMPLATE_MEMORY = 512 * 2**20
+
+# pieces of templates: values built with ~, %, format and loops, Python's internals, includes
+TEMPLATE_PIECES = [
+    "{% set a = 'x' * N %}", "{% set b = a ~ a ~ a ~ a ~ a %}", "{{ (a ~ a)|length }}",
+    "{{ ('%s%s%s%s' % (a, a, a, a))|length }}", "{{ '{}{}{}'.format(a, a, a)|length }}",
+    "{{ '%-*s'|format(N, 'x')|length }}", "{{ '%*d' % (N, 1) }}", "{{ '{:{}}'.format(1, N)|length }}",
+    "{% set l = [] %}{% for i in range(K) %}{% set _ = l.append(a ~ i) %}{% endfor %}{{ l|length }}",
+    "{% set d = {} %}{% for i in range(K) %}{% set _ = d.update({i: a ~ i}) %}{% endfor %}{{ d|length }}",
+    "{{ ([a] * K)|tojson|length }}", "{{ ([a] * K)|join|length }}", "{{ ([a] * K)|string|length }}",
+    "{{ lipsum }}", "{{ namespace }}", "{{ cycler }}", "{{ joiner }}", "{{ events.append }}", "{{ self }}",
+    "{% for e in events %}{{ loop }}{% endfor %}", "{{ [lipsum, cycler] }}", "{{ lipsum|string }}",
+    "{{ '%s' % self }}", "{{ range }}", "{{ dict }}", "{% macro m() %}x{% endmacro %}{{ m }}",
+    "{% include 'inner.j2' %}", "{% include 'linked.j2' %}", "{% import 'linked.j2' as x %}",
+    "{% extends 'linked.j2' %}", "{% include 'sub/linked.j2' %}", "{% include 'fifo.j2' %}",
+    "{% for e in events %}{{ e.type }} {% endfor %}", "{{ events|length }} {{ '%d'|format(999999999) }}",
+    "{% set ns = namespace(t='') %}{% for i in range(K) %}{% set ns.t = ns.t ~ a %}{% endfor %}{{ ns.t|length }}",
+    "{{ a * K }}", "{{ (a|list)|length }}", "{{ a|center(N) }}", "{{ a|indent(N) }}", "{{ a|wordwrap(5) }}",
+]
+
 
 
 @dataclass
@@ -75,6 +106,11 @@ class Case:
     seed: int = 0            # the seed of the runs
     command: bool = False    # through the `drama` command too
     origin: str = ""         # how it was made (`seed:index`), or why it is kept
+    # more files put in the scenario's folder for the case (path -> text; "-> TARGET" makes a
+    # symbolic link, TARGET relative to the workspace, `@SECRET` the file outside every folder)
+    extra: dict = field(default_factory=dict)
+    template: str = ""       # a template file (one of `extra`) to render the run's events with
+    log: str = ""            # a saved event log (one of `extra`) to read and render
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -177,6 +213,116 @@ def mutate_lines(rng: random.Random, lines: list[str], pool: list[str], script: 
     return lines
 
 
+def _control(rng: random.Random) -> str:
+    """A string with terminal escapes in it (OSC 52, OSC 0, CSI, C1 controls)."""
+    return rng.choice(["\x1b]52;c;aGk=\x07", "\x1b]0;title\x07", "\x1b[2J", "\x9b31m", "\x85", "\x1b",
+                       "\x07", "\x08", "\u2028", "\x7f"])
+
+
+def _controlled_yaml(rng: random.Random, text: str) -> str:
+    """Control characters put into the YAML's strings (names, titles), as escapes YAML reads."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        key, colon, value = line.partition(": ")
+        if colon and value.strip() and not value.strip()[0] in "[{|>&*!#" and rng.random() < 0.5:
+            escaped = json.dumps(value.strip().strip('"') + _control(rng))
+            lines[i] = key + ": " + escaped
+    return "\n".join(lines)
+
+
+def _template(rng: random.Random) -> str:
+    pieces = [rng.choice(TEMPLATE_PIECES) for _ in range(rng.randint(1, 4))]
+    if any(" a " in p or "(a" in p or "a ~" in p or "a|" in p or "[a]" in p for p in pieces):
+        pieces.insert(0, "{% set a = 'x' * N %}")
+    text = "\n".join(pieces) + "\n"
+    text = text.replace("N", str(rng.choice([10, 1000, 99999, 100001, 10**6, 19_999_999, 10**9])), )
+    return text.replace("K", str(rng.choice([3, 100, 1000, 100000])))
+
+
+def _shape(rng: random.Random, base: str, entry: str, scripts: list[str], yamls: list[str]) -> tuple[str, str, dict, str]:
+    """The costly shapes of an input within the limits: (file, content, extra files, saved log)."""
+    folder = SCENARIOS / base
+    script = rng.choice(scripts)
+    original = (folder / script).read_text(encoding="utf-8")
+    shape = rng.randrange(8)
+    extra: dict = {}
+    log = ""
+    if shape == 0:          # includes shaped like a diamond
+        depth, width = rng.choice([(5, 2), (9, 2), (12, 2), (6, 4)])
+        body = rng.choice([1, 20, 400, 4000])
+        for level in range(depth):
+            lines = [f"> level {level}, line {j}" for j in range(body)]
+            if level + 1 < depth:
+                lines += [f'include "dm{level + 1}.drama"'] * width
+            extra[f"dm{level}.drama"] = "\n".join(lines) + "\n"
+        content = original + '\ninclude "dm0.drama"\n'
+        return script, content, extra, log
+    if shape == 1:          # many names: misspelt ones in a long script
+        words = ["Kara", "Bren", "Overlord", "Goblins", "Ysolde", "Anselm"]
+        lines = [f"{rng.choice(words)[:-1]}{rng.choice('xyz')} {rng.choice(['strike', 'attacks'])} -> "
+                 f"{rng.choice(words)}{rng.choice(['', 'e', 's'])}" for _ in range(rng.choice([100, 2000, 20000]))]
+        return script, "\n".join(lines) + "\n", extra, log
+    if shape == 2:          # long damaged lines, up to the limit and past it
+        lines = original.split("\n")
+        for _ in range(rng.randint(1, 20)):
+            i = rng.randrange(len(lines))
+            width = rng.choice([3990, 4000, 4001, 10000])
+            lines[i] = (lines[i] + " " + _soup(rng).replace("\n", " ") * 400)[:width]
+        return script, "\n".join(lines), extra, log
+    if shape == 3:          # many errors
+        line = rng.choice(["round", "Kara", "end", "else", "> {nowhere}", "Kara strike -> Nobody",
+                           "set gold += 1", "choose At the door"])
+        return script, "\n".join([line] * rng.choice([1000, 20000, 100000])) + "\n", extra, log
+    if shape == 4:          # large YAML within the size limit
+        yaml = rng.choice(yamls)
+        form = rng.randrange(3)
+        if form == 0:
+            content = "x: [" + ",".join(["1"] * rng.choice([10000, 300000, 900000])) + "]\n"
+        elif form == 1:
+            depth = rng.choice([20, 90, 99])
+            content = ("- " + "[" * depth + "]" * depth + "\n") * (1_900_000 // (2 * depth + 3))
+        else:
+            count = rng.choice([500, 5000, 60000])
+            content = "parties:\n" + "".join(f"  P{i}: {{quintessence: {i % 9}}}\n" for i in range(count))
+        return yaml, content, extra, log
+    if shape == 5:          # control characters in every YAML string
+        yaml = rng.choice(yamls)
+        return yaml, _controlled_yaml(rng, (folder / yaml).read_text(encoding="utf-8")), extra, log
+    if shape == 6:          # a long play log: the script repeated (a large event log to render)
+        times = rng.choice([5, 50, 200])
+        content = "\n".join([original] * times) if "drama" in original else original
+        return script, content, extra, log
+    # a saved event log, made from the bundled run and damaged: huge numbers, controls, long texts
+    events = _bundled_events(base, entry)
+    lines = list(events)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        op = rng.randrange(4)
+        if op == 0:
+            lines[i] = re.sub(r": (\d+)", lambda m: ": " + rng.choice(["9" * 400, "1e400", "-1e308", "100001",
+                                                                      "999999999"]), lines[i], count=1)
+        elif op == 1:
+            lines[i] = lines[i].replace('"text": "', '"text": "' + json.dumps(_control(rng))[1:-1], 1)
+        elif op == 2:
+            lines[i] = lines[i].replace('"line": ', '"line": 1000', 1)
+        else:
+            lines.insert(i, lines[i])
+    extra["saved.jsonl"] = "\n".join(lines) + "\n"
+    return script, original, extra, "saved.jsonl"
+
+
+_EVENTS: dict[tuple[str, str], list[str]] = {}
+
+
+def _bundled_events(base: str, entry: str) -> list[str]:
+    """The JSON lines of the bundled scenario's run (made once)."""
+    if (base, entry) not in _EVENTS:
+        import dsl
+        from dsl.events import to_json_lines
+        _EVENTS[(base, entry)] = to_json_lines(dsl.run(SCENARIOS / base / entry)).rstrip("\n").split("\n")
+    return _EVENTS[(base, entry)]
+
+
 def generate(seed: int, index: int) -> Case:
     """The case number `index` of a run with `seed`: always the same."""
     rng = random.Random(f"{seed}:{index}")
@@ -189,6 +335,15 @@ def generate(seed: int, index: int) -> Case:
     else:
         file = rng.choice(scripts)
     original = (folder / file).read_text(encoding="utf-8")
+    if kind == "template":
+        extra = {"case.j2": _template(rng), "inner.j2": "inner {{ events|length }}\n",
+                 "linked.j2": "-> @SECRET", "sub": "-> @OUTSIDE", "fifo.j2": "-> @FIFO"}
+        return Case(kind, base, entry, file, original.encode("utf-8"), seed=rng.randrange(100),
+                    command=index % 50 == 0, origin=f"{seed}:{index}", extra=extra, template="case.j2")
+    if kind == "shape":
+        file, text, extra, log = _shape(rng, base, entry, scripts, yamls)
+        return Case(kind, base, entry, file, text.encode("utf-8", "surrogatepass"), seed=rng.randrange(100),
+                    command=index % 50 == 0, origin=f"{seed}:{index}", extra=extra, log=log)
     if kind == "bytes":
         content = bytes(rng.randrange(256) for _ in range(rng.randint(0, 300)))
         if rng.random() < 0.5:      # random bytes inside a valid file
@@ -235,9 +390,89 @@ def time_limit(seconds: float):
         signal.signal(signal.SIGPROF, previous)
 
 
+class Broken(Exception):
+    """A promise broken without a traceback: `kind` is `replay` (a recorded log that does
+    not replay), `leak` (a file outside the folders, or Python's internals, in an output),
+    `control` (a control character printed) or `over` (a template's value over the caps)."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(detail)
+        self.kind = kind
+
+
+def _replays(scenario: Path, events: list[dict], seed: int, clock: "_Clock") -> None:
+    """record -> replay gives the same events, or the recording is refused (ValueError)."""
+    from dsl.errors import DramaError
+    from dsl.pipeline import replay
+    from dsl.syntax.printer import normalise, record
+    with clock("record"):
+        try:
+            text = record(events, scenario=scenario)
+        except ValueError:
+            return                      # refused at recording time, with a clear error
+    with clock("replay"):
+        try:
+            again = replay(scenario, text, seed=seed)
+        except DramaError as error:
+            raise Broken("replay", f"the recorded script does not replay: {error.format()}") from None
+    if normalise(again) != normalise(events):
+        first = next((i for i, (a, b) in enumerate(zip(normalise(events), normalise(again))) if a != b),
+                     min(len(events), len(again)))
+        raise Broken("replay", f"the recorded script replays to other events (from event {first})")
+
+
+def _shown(text: str, what: str) -> None:
+    """An output holds nothing read outside the folders and no description of a Python object."""
+    if SECRET in text:
+        raise Broken("leak", f"{what} shows a file outside the template folders")
+    found = INTERNALS.search(text)
+    if found:
+        raise Broken("leak", f"{what} shows Python's internals: {text[max(0, found.start() - 40):found.end() + 40]!r}")
+
+
+def _rendered(case: Case, scenario: Path, events: list[dict], clock: "_Clock") -> None:
+    """The case's template rendered with the run's events: E601 or text, nothing read outside,
+    no internals, its peak memory (traced) under TEMPLATE_MEMORY."""
+    import tracemalloc
+    from dsl.errors import DramaError
+    from dsl.render import render
+    template = scenario.parent / case.template
+    tracemalloc.start()
+    try:
+        with clock("dsl.render, a template"):
+            try:
+                text = render(events, template=template)
+            except DramaError as error:
+                text = error.format()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    _shown(text, "a template's output")
+    if peak > TEMPLATE_MEMORY:
+        raise Broken("over", f"a template traced {peak / 2**20:.0f} MiB while rendering")
+
+
+def _saved_log(case: Case, scenario: Path, clock: "_Clock") -> None:
+    from dsl.errors import CODES, DramaError
+    from dsl.render import read_event_log, render
+    with clock("read_event_log"):
+        try:
+            events = read_event_log(scenario.parent / case.log)
+        except DramaError as error:
+            assert error.code in CODES
+            error.format()
+            return
+    for fmt in ("text", "html"):
+        with clock(f"dsl.render, a saved log ({fmt})"):
+            try:
+                render(events, format=fmt)
+            except DramaError as error:
+                error.format()
+
+
 @dataclass
 class Outcome:
-    kind: str               # ok, error, traceback, hang, memory
+    kind: str               # ok, error, traceback, hang, memory; replay, leak, control, over
     seconds: float          # the slowest call of the case
     detail: str = ""        # the traceback, or what hung
     slowest: str = ""       # which call that was
@@ -250,16 +485,42 @@ class Workspace:
         self.folder = Path(folder)
         if not (self.folder / "emberfall").exists():
             shutil.copytree(SCENARIOS, self.folder, dirs_exist_ok=True)
+        # outside every scenario's and template's folder: what no case may show
+        self.outside = self.folder.parent / (self.folder.name + "-outside")
+        (self.outside / "sub").mkdir(parents=True, exist_ok=True)
+        for name in ("secret.j2", "sub/linked.j2"):
+            (self.outside / name).write_text(SECRET + "\n", encoding="utf-8")
+        self.fifo = self.outside / "fifo"
+        if hasattr(os, "mkfifo") and not self.fifo.exists():
+            os.mkfifo(self.fifo)
+
+    def _target(self, text: str) -> Path:
+        target = text[3:].strip()
+        return {"@SECRET": self.outside / "secret.j2", "@OUTSIDE": self.outside / "sub",
+                "@FIFO": self.fifo}.get(target, self.folder / target)
 
     @contextmanager
     def placed(self, case: Case):
         path = self.folder / case.base / case.file
         original = path.read_bytes()
         path.write_bytes(case.content)
+        made: list[Path] = []
         try:
+            for name, text in case.extra.items():
+                extra = self.folder / case.base / name
+                extra.parent.mkdir(parents=True, exist_ok=True)
+                if extra.is_symlink() or extra.exists():
+                    continue            # (never over a bundled file)
+                if text.startswith("-> "):
+                    extra.symlink_to(self._target(text))
+                else:
+                    extra.write_text(text, encoding="utf-8", errors="surrogatepass")
+                made.append(extra)
             yield self.folder / case.base / case.entry
         finally:
             path.write_bytes(original)
+            for extra in made:
+                extra.unlink()
 
 
 class _Clock:
@@ -319,14 +580,20 @@ def _through_api(case: Case, scenario: Path, clock: _Clock, full: bool = True) -
                 clean(error)
     except DramaError as error:
         clean(error)
+    if case.log:
+        _saved_log(case, scenario, clock)
     if not full:
         try:
             with clock("Program.compile"):
                 program = dsl.Program.compile(scenario)
             with clock("Program.run"):
-                program.run(seed=case.seed)
+                events = program.run(seed=case.seed)
         except DramaError as error:
             clean(error)
+            return outcome
+        _replays(scenario, events, case.seed, clock)
+        if case.template:
+            _rendered(case, scenario, events, clock)
         return outcome
     try:
         with clock("dsl.load"):
@@ -343,10 +610,17 @@ def _through_api(case: Case, scenario: Path, clock: _Clock, full: bool = True) -
     try:
         with clock("Program.run"):
             events = program.run(seed=case.seed)
-        with clock("dsl.render_text"):
-            dsl.render_text(events)
     except DramaError as error:
         clean(error)
+    else:
+        _replays(scenario, events, case.seed, clock)
+        if case.template:
+            _rendered(case, scenario, events, clock)
+        try:
+            with clock("dsl.render_text"):
+                dsl.render_text(events)
+        except DramaError as error:
+            clean(error)
     try:
         with clock("dsl.play"):
             dsl.play(scenario_loaded, seed=case.seed, roll_given=True)
@@ -372,7 +646,13 @@ def _through_command(case: Case, scenario: Path, clock: _Clock) -> str:
     from dsl.cli import main
 
     outcome = "ok"
-    for args in (["check", str(scenario)], ["run", str(scenario), "--seed", str(case.seed)]):
+    commands = [["check", str(scenario)], ["run", str(scenario), "--seed", str(case.seed)]]
+    if case.template:
+        commands.append(["run", str(scenario), "--seed", str(case.seed), "--template",
+                         str(scenario.parent / case.template)])
+    if case.log:
+        commands.append(["render", str(scenario.parent / case.log)])
+    for args in commands:
         with clock(f"drama {args[0]}"):
             result = CliRunner().invoke(main, args, prog_name="drama", catch_exceptions=True)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -382,9 +662,19 @@ def _through_command(case: Case, scenario: Path, clock: _Clock) -> str:
             raise AssertionError(f"drama {' '.join(args)} printed a traceback:\n{output[-3000:]}")
         if result.exit_code not in (0, 1, 2):
             raise AssertionError(f"drama {' '.join(args)} exited with {result.exit_code}")
+        control = CONTROL.search(output)
+        if control:
+            raise Broken("control", f"drama {args[0]} printed the control character "
+                                    f"U+{ord(control.group()):04X}: {output[max(0, control.start() - 60):control.end() + 20]!r}")
+        _shown(output, f"drama {args[0]}")
         if result.exit_code:
             outcome = "error"
     return outcome
+
+
+def _through_command_too(case: Case) -> bool:
+    return case.command or (case.kind == "shape" and CONTROL.search(case.content.decode("utf-8", "replace"))
+                            is not None)
 
 
 def run_case(case: Case, workspace: Workspace, *, seconds: float = 10, full: bool = True) -> Outcome:
@@ -395,10 +685,12 @@ def run_case(case: Case, workspace: Workspace, *, seconds: float = 10, full: boo
     try:
         with workspace.placed(case) as scenario:
             kind = _through_api(case, scenario, clock, full)
-            if case.command:
+            if _through_command_too(case):
                 kind = max(kind, _through_command(case, scenario, clock), key=["ok", "error"].index)
     except Hang as hang:
         return Outcome("hang", clock.slowest[0], str(hang), clock.slowest[1])
+    except Broken as broken:
+        return Outcome(broken.kind, clock.slowest[0], str(broken), clock.slowest[1])
     except MemoryError:
         return Outcome("memory", clock.slowest[0], traceback.format_exc(limit=-8), clock.slowest[1])
     except Exception:       # noqa: BLE001 - anything but a DramaError is what we look for
