@@ -362,6 +362,31 @@ class Aggregate:
                 mine[0] = count
 
 
+# how many runs `simulate` makes first, to see whether every run stops with the same error
+PROBE = 5
+
+
+def _same_failure(first: Aggregate) -> str | None:
+    """The error (as printed) each of the first runs stopped with, if they all stopped with one code."""
+    if first.failed != PROBE or len(first.errors) != 1:
+        return None
+    return next(iter(first.errors.values()))[3]
+
+
+def _skipping(progress: Callable[[int], None] | None, count: int) -> Callable[[int], None] | None:
+    """`progress`, not told of the first `count` runs (told once already)."""
+    if progress is None:
+        return None
+    left = [count]
+
+    def told(k: int) -> None:
+        skip = min(left[0], k)
+        left[0] -= skip
+        if k - skip:
+            progress(k - skip)
+    return told
+
+
 def run_range(prepared: Prepared, seed: int, start: int, stop: int,
               progress: Callable[[int], None] | None = None, interrupt: "_Interrupt | None" = None) -> Aggregate:
     """Runs start..stop-1 of a simulation with seed `seed`, counted into one Aggregate.
@@ -554,6 +579,9 @@ class Simulation:
     aggregate: Aggregate
     interrupted: bool = False
     seconds: float = 0.0        # wall time (never written into a report)
+    # the error every one of the first PROBE runs stopped with, at the same place: the
+    # simulation stopped there (the others would only repeat it)
+    stopped: str | None = None
 
     def report(self) -> dict:
         """The summary as plain data (`simulation_report.report`)."""
@@ -576,6 +604,17 @@ def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
     began = time.perf_counter()
     total = Aggregate()
     interrupted = False
+    if runs > PROBE:        # the first runs, in this process: if each stops the same way, so would all
+        with _Interrupt() as interrupt:
+            try:
+                first = run_range(prepared, seed, 0, PROBE, progress, interrupt)
+            except KeyboardInterrupt as stopped:
+                return Simulation(prepared, seed, runs, getattr(stopped, "aggregate", total), True,
+                                  time.perf_counter() - began)
+        same = _same_failure(first)
+        if same is not None:
+            return Simulation(prepared, seed, runs, first, False, time.perf_counter() - began, stopped=same)
+        progress = _skipping(progress, PROBE)       # (those runs are run again below, not shown twice)
     ranges = chunks(runs, jobs)
     jobs = min(jobs, len(ranges))
     with _Interrupt() as interrupt:

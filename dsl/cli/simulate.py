@@ -103,6 +103,11 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
         click.echo("interrupted", err=True)
         sys.exit(130)
     done = result.aggregate.completed + result.aggregate.failed
+    if result.stopped is not None:
+        click.echo(f"stopped after {done:,} of {runs:,} runs: each stopped with the same error, and so "
+                   "would the others:", err=True)
+        click.echo(result.stopped, err=True)
+        sys.exit(1)
     if result.interrupted:
         click.echo(f"interrupted: {done:,} of {runs:,} runs done", err=True)
     elif sys.stderr.isatty():

@@ -494,7 +494,7 @@ def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, 
             ctx.report("E108", f"the {what} '{path}'{shown} is not a {' or '.join(kinds)} file: it is not used",
                        named_at, expected=f"a path to a {what} ending in {' or '.join(kinds)}",
                        hint="a scenario names its setting and casts as YAML files and its script as a .drama "
-                            "file (docs/language.md, \"Files\")")
+                            "file (docs/language.md, \"The scenario file\")")
             inputs.forget(path)
             raise Skip
     try:

@@ -111,11 +111,19 @@ def _slip_hint(line: str, words: list[str]) -> str | None:
         label = label.split(" weight ")[0].split(" if ")[0].split(" once")[0].split(", chose ")[0]
         what = "a choice" if word == "choose" else "an option"
         return f'the label of {what} is quoted: {word} "{label}"'
+    return None
+
+
+_NOT_TARGETS = {"with", "roll", "rolled", "vs", "but", "so", "and", "or", "then", "helped", "by"}
+
+
+def _arrow_hint(words: list[str]) -> str | None:
+    """`Aldric attacks Drowned, roll`: an action whose target is not after `->`."""
     if len(words) >= 3 and _WORD.fullmatch(words[0]) and words[0] not in STATEMENT_WORDS and \
             "->" not in words and "vs" not in words and "&" not in words[:2] and \
             any(w in (",", "roll", "rolled", "with") for w in words[2:]):
         actor, intent, target = words[0], words[1], words[2]
-        if _WORD.fullmatch(intent) and _WORD.fullmatch(target):
+        if _WORD.fullmatch(intent) and _WORD.fullmatch(target) and target not in _NOT_TARGETS:
             return f"an action names its target after '->': {actor} {intent} -> {target}, ..."
     return None
 
@@ -150,8 +158,8 @@ def _line_hint(line: str) -> str | None:
             return f"an intent that starts with '{verb}' must be quoted, as in \"{verb} ...\" -> ..."
         return None
     if _WORD.fullmatch(verb):
-        return did_you_mean(verb, VERBS)
-    return None
+        return did_you_mean(verb, VERBS) or _arrow_hint(words)
+    return _arrow_hint(words)
 
 
 def _mapped(line_map: Sequence[int], line: int) -> int:
