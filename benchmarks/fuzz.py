@@ -9,7 +9,9 @@ command too; the others through `dsl.check` and a compiled run. Each worker
 process caps its memory (RLIMIT_AS: its size at start plus `--memory` MB, so
 that a run growing past it is a MemoryError, counted as `memory`) and each case
 has a time limit in CPU time (`--seconds`, counted as `hang`). Every case that ends in a
-traceback, a hang or a memory error is written to `--found` as JSON, ready to
+traceback, a hang, a memory error, a recorded log that does not replay (`replay`), a
+file outside the folders or Python's internals shown (`leak`), a control character
+printed (`control`) or a template over its caps (`over`) is written to `--found` as JSON, ready to
 be copied into tests/fuzz/cases/ as a regression case. Progress goes to
 stderr; the figures (counts, time per case, the slowest) to stdout, and as
 JSON to `--json`.
@@ -57,7 +59,7 @@ def _one(task: tuple[int, int]) -> tuple[int, str, float, str, str]:
     case = generate(seed, index)
     # every tenth case through every function of the API; the others through check and a run
     outcome = run_case(case, _workspace, seconds=_seconds, full=index % 10 == 0)
-    kept = case.to_json() if outcome.kind in ("traceback", "hang", "memory") else ""
+    kept = case.to_json() if outcome.kind not in ("ok", "error") else ""
     return index, outcome.kind, outcome.seconds, outcome.slowest + ": " + outcome.detail, kept
 
 

@@ -63,6 +63,10 @@ YAML_VALUES = ["0", "-1", "3", "1e9", "99999999999999999999", "999999999", "1000
 BLOCK_OPENERS = ["if in drama", "if Kara is defeated", "repeat 3 times", "repeat until last exchange won, at most 4 times",
                  "repeat 10000 times", "repeat until round > 2, at most 999999999 rounds", "else", "else if not in drama"]
 KINDS = ("bytes", "soup", "script", "yaml", "template", "shape")
+# the kind of each case, in turn: the costly shapes one case in 24, templates one in 12
+_TURNS = ("bytes", "soup", "script", "yaml", "bytes", "soup", "script", "yaml", "template", "script", "yaml",
+          "shape", "bytes", "soup", "script", "yaml", "bytes", "soup", "script", "yaml", "template", "script",
+          "yaml", "soup")
 
 # the text of the file outside every folder a case may read: seen in an output, it was read
 SECRET = "drama-fuzz-secret-7f3a91"
@@ -326,7 +330,7 @@ def _bundled_events(base: str, entry: str) -> list[str]:
 def generate(seed: int, index: int) -> Case:
     """The case number `index` of a run with `seed`: always the same."""
     rng = random.Random(f"{seed}:{index}")
-    kind = KINDS[index % len(KINDS)]
+    kind = _TURNS[index % len(_TURNS)]
     base, entry = rng.choice(ENTRIES)
     scripts, yamls = _files(base, entry)
     folder = SCENARIOS / base
