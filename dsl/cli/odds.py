@@ -71,6 +71,7 @@ def odds_command(scenario: str, action: str, defences: tuple[str, ...], casts: t
             out.reserve(output)
             from ..loader import bind, load_scenario
             loaded = bind(load_scenario(scenario), list(casts) or None, bound)
+            _read_scenes(loaded)
             result = exact.odds(loaded, action, defences, tie=tie, state=wanted)
             out.text(output, exact.FORMATS[fmt](result))
             out.commit()
@@ -81,3 +82,21 @@ def odds_command(scenario: str, action: str, defences: tuple[str, ...], casts: t
         if len(errors) > 1:
             click.echo(f"{len(errors)} errors", err=True)
         sys.exit(1)
+
+
+def _read_scenes(scenario) -> None:
+    """Read the scenario's script and every file it includes, as the other commands do, so
+    that the writer knows them as inputs (`-o` never goes over an included scene). The
+    odds do not depend on them: an error there is for `drama check` to report."""
+    import os
+    from ..errors import Diagnostics
+    from ..includes import expand
+    from ..source import SourceMap
+    from ..syntax import parse
+    source = scenario.script
+    try:
+        found = Diagnostics()
+        script = parse(source.text, source.file, source.line_offset, errors=found)
+        expand(script, os.path.dirname(scenario.path), found, SourceMap.of(source))
+    except DramaError:
+        pass
