@@ -54,20 +54,23 @@ def default_journal(scenario: str, resume: bool) -> str:
               help="Seed of the dice the engine rolls when Enter is pressed at a dice prompt.")
 @click.option("--board-port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
               help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
+@click.option("--seats", is_flag=True,
+              help="A seat for each party the players control: a private link (and QR code) to declare and roll from a phone.")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int, board_port: int | None,
-                 color: bool | None) -> None:
+                 seats: bool, host: str, color: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
     in the journal before the board is shown."""
     from ..pipeline import Program
-    from ..table import board as boards
     from ..table.core import Table
     from ..table.journal import scenario_text, write_atomically
     from ..table.table import PlainReader, PromptReader, TableLoop
 
-    server = None
+    serving = None
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -84,16 +87,15 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         if not os.path.exists(scenario_file):
             write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
                                                           dict(program.scenario.roles)))
-        if board_port is not None:
-            from ..table.web import PlayerBoard
-            server = PlayerBoard(board_port)
-            hidden = {sheet.id for sheet in program.scenario.cast if sheet.hidden}
-            names = {sheet.id: sheet.name for sheet in program.scenario.cast}
-
-            def publish(table: Table) -> None:
-                server.publish(boards.data(table.board(), hidden, names))
+        if board_port is not None or seats:
+            from ..table.seated import Serving, loopback
+            serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume)
+            publish = serving.publish
             publish(table)
-            click.echo(f"player board: {server.url}")
+            if not loopback(host):
+                click.echo(f"warning: the table is served on {host}, port {serving.server.port}: anyone on a network "
+                           f"that reaches this machine can see the player board; a seat needs its own link", err=True)
+            serving.introduce(click.echo, qr=seats and sys.stdout.isatty())
         else:
             def publish(table: Table) -> None:
                 pass
@@ -105,12 +107,17 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
     click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else ""))
-    loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
-                     scenario_file=scenario_file, scenario=scenario)
+    options = dict(color=color, on_change=publish, title=program.scenario.title, scenario_file=scenario_file,
+                   scenario=scenario)
+    if serving is not None:
+        from ..table.seated import SeatsLoop
+        loop = SeatsLoop(table, serving.front(read), serving=serving, **options)
+    else:
+        loop = TableLoop(table, read, **options)
     try:
         loop.run()
     except DramaError as error:       # the disk refused the journal: what was accepted is in it
         fail([error])
     finally:
-        if server is not None:
-            server.close()
+        if serving is not None:
+            serving.close()
