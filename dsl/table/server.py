@@ -82,7 +82,7 @@ class Server:
             sock.listen(128)
         except OSError as error:
             sock.close()
-            raise DramaError("E908", f"cannot serve the table on {host}:{port}: {error.strerror or error}",
+            raise DramaError("E908", f"cannot serve the player board on {host}:{port}: {error.strerror or error}",
                              expected="a free port, e.g. --board-port 8765 (or 0 for any)") from None
         sock.setblocking(False)
         self._socket = sock
