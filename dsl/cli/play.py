@@ -19,6 +19,7 @@ Examples:
   drama play scenarios/ashen-pass/with-embers.yaml
   drama play scenarios/ashen-pass/with-embers.yaml --seed 7 --board-port 8765
   drama play scenarios/ashen-pass/with-embers.yaml --resume
+  drama play scenarios/emberfall/scenario.yaml --seats --host 0.0.0.0 --board-port 8765
   drama play scenarios/skirmish/scenario.yaml --journal tonight.drama
 \b
 The journal (by default SCENARIO-DIR/journal/DATE-N.drama) is a play log:
@@ -45,6 +46,15 @@ def default_journal(scenario: str, resume: bool) -> str:
     return os.path.join(folder, f"{today}-{number}.drama")
 
 
+def _address(host: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost"
+    return True
+
+
 @click.command("play", epilog=EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
@@ -68,9 +78,14 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     from ..pipeline import Program
     from ..table.core import Table
     from ..table.journal import scenario_text, write_atomically
+
+    if not _address(host):
+        raise click.BadParameter(f"{host!r} is not an IP address or localhost (a name would need DNS)",
+                                 param_hint="--host")
     from ..table.table import PlainReader, PromptReader, TableLoop
 
     serving = None
+    created: list[str] = []              # the files this session made (removed if it cannot begin)
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -83,13 +98,22 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
                 click.echo(warning.format(getattr(warning, "source", None)), err=True)
         else:
             table = Table.start(program, path, seed=seed)
+            created.append(path)
         scenario_file = os.path.splitext(path)[0] + ".yaml"
         if not os.path.exists(scenario_file):
+            created.append(scenario_file)
             write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
                                                           dict(program.scenario.roles)))
         if board_port is not None or seats:
             from ..table.seated import Serving, loopback
-            serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume)
+            try:
+                serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume)
+            except DramaError:
+                if not resume:                 # the session never began: leave no journal of it
+                    for made in (path, scenario_file):
+                        if made in created and os.path.exists(made):
+                            os.unlink(made)
+                raise
             publish = serving.publish
             publish(table)
             if not loopback(host):

@@ -82,8 +82,11 @@ class Server:
             sock.listen(128)
         except OSError as error:
             sock.close()
+            import errno
+            expected = "an address of this machine, e.g. --host 127.0.0.1 (or 0.0.0.0 for all of them)" \
+                if error.errno == errno.EADDRNOTAVAIL else "a free port, e.g. --board-port 8765 (or 0 for any)"
             raise DramaError("E908", f"cannot serve the player board on {host}:{port}: {error.strerror or error}",
-                             expected="a free port, e.g. --board-port 8765 (or 0 for any)") from None
+                             expected=expected) from None
         sock.setblocking(False)
         self._socket = sock
         self.host = host

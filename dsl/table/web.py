@@ -436,9 +436,21 @@ def check_statement(program, text: str, party: str, hub) -> str:
 
 
 def odds_text(program, hub, text: str) -> str:
+    """The odds of a seat's action as `/odds` counts them (the action alone, no defence declared), with the
+    seats' quintessence now; none against a hidden party, whose numbers a seat never sees."""
     from .. import odds as exact
-    sheet = (hub.state.get("sheets") or {})
-    state = {pid: view["available"] for pid, view in sheet.items()}
+    from ..syntax import nodes as n
+    (statement,) = program.read(text, "<seat>")
+    named = [statement.target, *getattr(statement, "extra_targets", ())] if isinstance(statement, n.Action) else []
+    hidden = {sheet.id for sheet in program.scenario.cast if sheet.hidden}
+    for name in named:
+        try:
+            if name is not None and hub.names.party(name) in hidden:
+                return "the odds against a hidden party are the game master's to know"
+        except DramaError:
+            pass
+    sheets = hub.state.get("sheets") or {}
+    state = {pid: view["available"] for pid, view in sheets.items()}
     try:
         result = exact.odds(program.scenario, text, (), state=state)
     except DramaError as error:
