@@ -158,3 +158,37 @@ def test_issue29_a_gm_and_three_players_on_phones_in_chromium(tmp_path):
     assert "Kara bolt -> Overlord with Sorcery, rolled 5 4 4" in journal
     assert "Ysolde shoot -> Overlord but not the banners with Archery + Yew Bow, rolled" in journal
     assert "shield bash" not in journal and 'Kara dictates "the Overlord\'s crown slips"' in journal
+
+
+@needs_chromium
+def test_issue29_a_phone_reconnects_by_itself_after_a_sigkill_and_resume(tmp_path):
+    import os
+    import signal
+    scenario = three_players(tmp_path)
+    terminal = Terminal(str(scenario), "--journal", str(tmp_path / "j.drama"), "--seats", timeout=40)
+    out = terminal.expect("Enter plays it>")
+    link = dict(re.findall(r"seat (\w+): (http://\S+)", out))["Bren"]
+    terminal.send("")
+    terminal.done()
+    terminal.answer("Enter plays it>", "")                       # scene, drama: 2 entries
+    terminal.expect("Enter plays it>")
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True).new_page()
+            page.goto(link)
+            page.wait_for_function("document.querySelector('#meta').textContent.startsWith('round')")
+            os.kill(terminal.child.pid, signal.SIGKILL)
+            terminal.child.expect(terminal.pexpect.EOF)
+            page.wait_for_function("document.getElementById('live').textContent === 'reconnecting'", timeout=10000)
+            again = Terminal(str(scenario), "--journal", str(tmp_path / "j.drama"), "--seats", "--resume", timeout=40)
+            again.expect("Enter plays it>")
+            page.wait_for_function("document.getElementById('live').textContent === 'live'", timeout=15000)
+            again.send("")                                        # initiative: the page follows
+            page.wait_for_function("document.querySelector('.order span') !== null", timeout=10000)
+            assert page.url.endswith("/seat") and page.inner_text("#me") == "Bren Ironhand"
+            again.done()
+            again.send("/quit")
+            assert "all saved" in again.finish()
+        finally:
+            browser.close()

@@ -15,7 +15,6 @@ far, through the public renderer (`dsl.render.render`), so it is told as
 
 from __future__ import annotations
 
-from ..durations import format_seconds
 from . import board as boards
 
 
@@ -117,18 +116,44 @@ def paragraphs(text: str) -> list[str]:
 
 
 class Story:
-    """The transcript of the session so far, as paragraphs; `tell` says which are new since the last time."""
+    """The transcript of the session so far, as paragraphs; `tell` says which are new since the last time.
+
+    A long night is told from a window: the last `WINDOW` to `2 * WINDOW` events, after the
+    scene and the dramatic situation they are in, so that each telling costs the same at entry
+    1,000 as at entry 50 (the whole transcript is `drama run --as transcript` of the journal)."""
 
     SHOWN = 12
+    WINDOW = 150
 
     def __init__(self):
         self.told: list[str] = []
+        self.base = 0
+
+    def window(self, events: list[dict]) -> tuple[list[dict], bool]:
+        """The events to tell, and whether the window moved."""
+        moved = False
+        if len(events) - self.base > 2 * self.WINDOW:
+            self.base = len(events) - self.WINDOW
+            moved = True
+        if self.base == 0:
+            return events, moved
+        context = []
+        for kind in ("scene", "drama"):
+            for event in reversed(events[1:self.base]):
+                if event.get("type") == "drama_end" and kind == "drama":
+                    break
+                if event.get("type") == kind:
+                    context.append(event)
+                    break
+        context.sort(key=lambda e: events.index(e))
+        return [events[0], *context, *events[self.base:]], moved
 
     def tell(self, events: list[dict]) -> dict:
         from ..errors import DramaError
         from ..render import render
+        shown_events, moved = self.window(events)
         try:
-            text = render(events, as_="transcript", format="text")
+            text = render(shown_events, as_="transcript", format="text")
         except DramaError as error:             # the story is never worth stopping the table for
             return {"paragraphs": self.told[-self.SHOWN:], "new": 0, "error": error.message}
         now = paragraphs(text)
@@ -137,11 +162,8 @@ class Story:
             if old != new:
                 break
             same += 1
-        fresh = len(now) - same
+        fresh = 1 if moved else len(now) - same
         self.told = now
         shown = now[-self.SHOWN:]
         return {"paragraphs": shown, "new": min(fresh, len(shown))}
 
-
-def clock(board) -> str:
-    return format_seconds(board.time)
