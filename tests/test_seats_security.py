@@ -227,3 +227,15 @@ def test_issue30_item11_a_half_open_request_is_closed_not_waited_for(tmp_path):
             assert time.monotonic() - started < 5
     finally:
         serving.close()
+
+
+def test_a_seat_gets_the_odds_of_its_action_but_never_against_a_hidden_party(table):
+    serving, _ = table
+    kara, csrf = seat(serving, "Kara")
+    headers = {"X-CSRF-Token": csrf}
+    odds = kara.post("/seat/odds", json={"text": "Kara bolt -> Bren with Sorcery, roll"}, headers=headers).json()
+    assert odds["odds"].startswith("Odds of one exchange") and "Kara -> Bren" in odds["odds"]
+    hidden = kara.post("/seat/odds", json={"text": "Kara bolt -> Overlord with Sorcery, roll"}, headers=headers)
+    assert hidden.json() == {"odds": "the odds against a hidden party are the game master's to know"}
+    other = kara.post("/seat/odds", json={"text": "Bren bash -> Kara with Strength, roll"}, headers=headers)
+    assert other.status_code == 403

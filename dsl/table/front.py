@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 
 _WAKE = "\x00wake"
-MAX_LINE = 2000
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ class Front:
     def __init__(self, hub, reader, out=None):
         self.hub = hub
         self.reader = reader
-        self.out = out or sys.stdout
+        self.out = out or getattr(reader, "out", None) or sys.stdout
         self.inbox: queue.Queue = queue.Queue()
         self.seq = 0
         self.ask = None                 # the table's call being asked (set by the loop)
@@ -77,10 +76,7 @@ class Front:
         self._app = None                # prompt_toolkit's application while a prompt runs
         self._kept = ""
         self._plain = getattr(reader, "session", None) is None
-        if self._plain:
-            stream = getattr(reader, "stream", None) or sys.stdin
-            self.out = getattr(reader, "out", None) or self.out
-            threading.Thread(target=self._lines, args=(stream,), name="table-stdin", daemon=True).start()
+        self._pending = False           # a pipe's reader is waiting for a line (in its thread)
         hub.front = self
 
     # ------------------------------------------------------------ from the pages (any thread)
@@ -126,7 +122,6 @@ class Front:
         with self.hub.lock:
             self.hub.asking = asking
         self.hub.changed()
-        shown = False
         try:
             while True:
                 try:
@@ -136,36 +131,19 @@ class Front:
                 if item is None:
                     if self.idle and self.hub.waiting():
                         return "/proposals"
-                    if self._plain:
-                        if not shown:
-                            self.out.write(prompt)
-                            self.out.flush()
-                            shown = True
-                        item = self.inbox.get()
-                    else:
-                        item = self._prompt(prompt)
+                    item = self._plain_line(prompt) if self._plain else self._prompt(prompt)
                 kind = item[0]
                 if kind == "terminal":
-                    if self._plain:
-                        self.out.write(("" if shown else prompt) + item[1] + "\n")
-                        self.out.flush()
                     return item[1]
                 if kind == "eof":
                     self.inbox.put(item)          # every later prompt ends too
-                    if self._plain and not shown:
-                        self.out.write(prompt)
-                        self.out.flush()
                     raise EOFError
                 if kind == "web":
                     _, at, line, who = item
                     if at != seq:
                         continue
-                    shown_line = line or "(Enter)"
-                    if self._plain:
-                        self.out.write(f"{shown_line}   <- {who}'s page\n" if shown else
-                                       f"{prompt}{shown_line}   <- {who}'s page\n")
-                    else:
-                        self.out.write(f"  <- {who}'s page: {shown_line}\n")
+                    self.out.write(f"\n  <- {who}'s page: {line or '(Enter)'}\n" if self._pending else
+                                   f"  <- {who}'s page: {line or '(Enter)'}\n")
                     self.out.flush()
                     self._kept = ""
                     return line
@@ -176,15 +154,21 @@ class Front:
                     self.hub.asking = None
 
     def _prompt(self, prompt: str):
+        """The terminal's prompt (the reader's own, with its checks), ended early when a page answers."""
         session = self.reader.session
-
-        def grab():
-            self._app = session.app
-            if not self.inbox.empty():          # a page answered before the prompt was up
-                asyncio.get_running_loop().call_soon(self._stop, session.app)
+        app = session.app
         kept, self._kept = self._kept, ""
+
+        def started():
+            if kept:                               # what the game master had typed before a page answered
+                session.default_buffer.text = kept
+                session.default_buffer.cursor_position = len(kept)
+            if not self.inbox.empty():             # a page answered before the prompt was up
+                asyncio.get_running_loop().call_soon(self._stop, app)
+        app.pre_run_callables.append(started)
+        self._app = app
         try:
-            line = session.prompt(prompt, pre_run=grab, default=kept)
+            line = self.reader(prompt)
         except EOFError:
             return ("eof",)
         finally:
@@ -193,14 +177,22 @@ class Front:
             return ("wake",)
         return ("terminal", line)
 
-    def _lines(self, stream) -> None:
-        """The terminal's lines, when it is a pipe: read in a thread of their own."""
-        while True:
-            try:
-                line = stream.readline()
-            except (OSError, ValueError):
-                line = ""
-            if not line:
-                self.inbox.put(("eof",))
-                return
-            self.inbox.put(("terminal", line.rstrip("\r\n")))
+    def _plain_line(self, prompt: str):
+        """A line from a pipe: the reader reads it in a thread, so that a page may answer meanwhile."""
+        if not self._pending:
+            self._pending = True
+            threading.Thread(target=self._read_plain, args=(prompt,), name="table-stdin", daemon=True).start()
+        else:
+            self.out.write(prompt)                 # the reader still waits for the line of an earlier prompt
+            self.out.flush()
+        return self.inbox.get()
+
+    def _read_plain(self, prompt: str) -> None:
+        try:
+            line = self.reader(prompt)
+        except EOFError:
+            self._pending = False
+            self.inbox.put(("eof",))
+            return
+        self._pending = False
+        self.inbox.put(("terminal", line))
