@@ -277,3 +277,56 @@ def test_drama_version_and_check_do_not_import_the_web_server(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(scenario)], capture_output=True, text=True, env=env(),
                           timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_issue29_a_bundled_adventure_played_to_its_end_with_the_heroes_on_seats(tmp_path):
+    """The Ashen Pass, every die `roll`: Kara's and Bren's phones roll for them (by hand or "roll for me"),
+    answer their options; the game master plays the foes at the terminal, to the script's end."""
+    from play_helpers import ROOT
+    scenario = str(ROOT / "scenarios" / "ashen-pass" / "with-embers.yaml")
+    journal = tmp_path / "pass.drama"
+    terminal = Terminal(scenario, "--journal", str(journal), "--seat", "hero", "--seat", "ally", "--seed", "11",
+                        timeout=40)
+    out = terminal.expect("journal:")
+    seats = links(out)
+    assert set(seats) == {"Kara", "Bren", "GM"}            # the roles' parties; the wolves and warlord are the GM's
+    phones = {"Kara": Phone(seats["Kara"]), "Bren": Phone(seats["Bren"])}
+    rolled = {"Kara": 0, "Bren": 0}
+    name = r"\x1b\[0m([A-Za-z]+)"                     # a prompt begins where prompt_toolkit resets the colour
+    prompts = [name + " may roll up to", name + " recovers: ", name + "(?: & [A-Za-z]+)* won double",
+               name + " rerolls", "Enter plays it>", "the split", "who won the vote", "initiative results",
+               "the script has ended", "Enter tries it again"]
+    try:
+        for _ in range(400):
+            index = terminal.child.expect(prompts)
+            who = terminal.child.match.group(1) if index <= 3 else None
+            if index == 8:
+                break
+            if who in phones:
+                kind = "option" if index == 2 else "dice"
+                line = "" if kind == "option" or rolled[who] % 2 else ("6 5 4" if index == 0 else "")
+                ask = phones[who].asked(kind)
+                if kind == "dice" and ask.get("most") is not None:
+                    line = " ".join(["5"] * ask["most"]) if line else ""
+                reply = phones[who].post("answer", seq=ask["seq"], line=line)
+                assert reply.status_code == 200, reply.text
+                rolled[who] += 1
+                terminal.child.expect_exact(f"<- {who}'s page")
+            else:
+                terminal.send("/skip" if index == 9 else "")
+                terminal.done()
+        else:
+            raise AssertionError("the adventure did not end")
+    except BaseException:
+        print(plain(terminal.seen + (terminal.child.before or ""))[-3000:])
+        raise
+    assert rolled["Kara"] >= 3 and rolled["Bren"] >= 3
+    terminal.send("/quit")
+    assert "all saved" in terminal.finish()
+    program = Program.compile(str(tmp_path / "pass.yaml"))
+    run = subprocess.run([sys.executable, "-m", "dsl", "run", str(tmp_path / "pass.yaml"), "--format", "json"],
+                         capture_output=True, text=True, env=env(), timeout=60)
+    assert run.returncode == 0, run.stderr
+    table, _ = Table.resume(Program.compile(scenario), str(journal))
+    assert [json.loads(line) for line in run.stdout.splitlines()] == table.final_events()
+    assert any(e["type"] == "drama_end" for e in table.final_events()) and program

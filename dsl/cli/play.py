@@ -66,11 +66,13 @@ def _address(host: str) -> bool:
               help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
 @click.option("--seats", is_flag=True,
               help="A seat for each party the players control: a private link (and QR code) to declare and roll from a phone.")
+@click.option("--seat", "seat_parties", multiple=True, metavar="PARTY",
+              help="A seat for this party (or role); repeat it for each. Default with --seats: every party not hidden.")
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int, board_port: int | None,
-                 seats: bool, host: str, color: bool | None) -> None:
+                 seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
@@ -104,10 +106,13 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
             created.append(scenario_file)
             write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
                                                           dict(program.scenario.roles)))
+        seats = seats or bool(seat_parties)
         if board_port is not None or seats:
-            from ..table.seated import Serving, loopback
+            from ..table.seated import Serving, loopback, seated_parties
             try:
-                serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume)
+                parties = seated_parties(table, seat_parties) if seat_parties else None
+                serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume,
+                                  parties=parties)
             except DramaError:
                 if not resume:                 # the session never began: leave no journal of it
                     for made in (path, scenario_file):

@@ -155,6 +155,16 @@ class Serving:
         self.server.close()
 
 
+def seated_parties(table, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The party ids of `--seat` names (party ids or roles); E201 for a name that is neither."""
+    found = []
+    for name in names:
+        pid = table.session.interpreter.names.party(n.Name(name, None))
+        if pid not in found:
+            found.append(pid)
+    return tuple(found)
+
+
 def read_seats(path: str) -> dict:
     """The seats kept next to a journal by the session before ({} when there are none, or they are unreadable)."""
     try:
