@@ -162,7 +162,7 @@ class Story:
             if old != new:
                 break
             same += 1
-        fresh = 1 if moved else len(now) - same
+        fresh = 1 if moved or not self.told else len(now) - same
         self.told = now
         shown = now[-self.SHOWN:]
         return {"paragraphs": shown, "new": min(fresh, len(shown))}
