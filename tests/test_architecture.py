@@ -33,3 +33,19 @@ def test_the_module_table_lists_no_module_that_is_gone():
 def test_every_module_opens_with_a_docstring_of_its_role():
     bare = sorted(name for name in _modules() if not ast.get_docstring(ast.parse((ROOT / name).read_text("utf-8"))))
     assert not bare, f"modules without a docstring: {bare}"
+
+
+def _test_files() -> set[str]:
+    tests = ROOT / "tests"
+    return {str(path.relative_to(ROOT)) for path in tests.rglob("*.py")
+            if path.name != "__init__.py" and "cases" not in path.relative_to(tests).parts}
+
+
+def _test_rows() -> set[str]:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `(tests/[^`]+\.py)` \|", text, flags=re.M))
+
+
+def test_the_tests_table_lists_every_test_file_and_none_that_is_gone():
+    assert sorted(_test_files() - _test_rows()) == [], "test files missing from docs/architecture.md's tests table"
+    assert sorted(_test_rows() - _test_files()) == [], "docs/architecture.md's tests table names files that are gone"

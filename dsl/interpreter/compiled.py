@@ -44,8 +44,7 @@ from .modes import SIMULATE
 Step = Callable[[Interpreter], None]
 
 # statements run by the interpreter's own step, whatever they do
-_HANDED_OVER = (n.Scene, n.Narration, n.DramaBegin, n.Initiative, n.Round, n.Hold, n.Recover,
-                n.EndDrama, n.Calm, n.Rest)
+_HANDED_OVER = n.kinds("handed_over")
 
 
 class Unsupported(Exception):

@@ -29,9 +29,9 @@ from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
 # before any other statement
-_PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+_PART_OF_EXCHANGE = n.kinds("part_of_exchange")
 # the statements a defeated party's line is skipped for, inside control flow
-_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+_MAY_SKIP = n.kinds("may_skip")
 
 
 class BudgetSpent(Exception):

@@ -1,18 +1,55 @@
-"""The script's syntax tree: one frozen dataclass per statement, each with its position."""
+"""The script's syntax tree: one frozen dataclass per statement, each with its position and its traits.
+
+Every node has a child protocol, as Jinja's `Node.iter_child_nodes`: a
+block's statements are found by `bodies()` (and put back by
+`with_bodies()`), so one walk (`walk`) reaches every statement at any depth,
+and a condition's parts by `operands()`. What each kind of statement is to
+the rest of the package is said once, on its class, by its traits (class
+attributes, not fields; see `Statement`), and read from there: the keywords
+of hover, the lines the fallen skip, the lines of an exchange, the fast
+path's hand-over, the events a statement emits. `STATEMENTS` lists every
+kind; tests/test_statements.py fails when a kind lacks its handler, its
+layout writer, its hover text or its place in the transcript.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import repeat
-from typing import Iterable
+from typing import ClassVar, Iterable, Iterator
 
 from ..durations import Duration
 from ..errors import Position
 
 
+class Node:
+    """What every node of the tree shares: its children (the child protocol) and its traits."""
+
+    # the keywords that begin or carry this node (hover: the first line of the class's docstring)
+    words: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def summary(cls) -> str:
+        """The node's one line of reference: the first line of its docstring (hover)."""
+        return (cls.__doc__ or "").strip().split("\n")[0]
+
+    def iter_child_nodes(self) -> Iterator["Node"]:
+        """Every node held by a field of this one, directly or in a tuple, in field order."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+                    elif isinstance(item, tuple):       # (name, share) pairs, (sign, quantity) terms
+                        yield from (part for part in item if isinstance(part, Node))
+
+
 @dataclass(frozen=True)
-class Name:
+class Name(Node):
     """A party, trait or treasure name as written, bare (`Ember Staff`) or quoted."""
 
     text: str
@@ -23,8 +60,10 @@ class Name:
 
 
 @dataclass(frozen=True)
-class Swap:
+class Swap(Node):
     """`2 to 4` in `rerolling 2 to 4`: a die that showed 2, re-rolled, shows 4 (R14)."""
+
+    words = ("to",)
 
     face: int
     new: int
@@ -32,17 +71,19 @@ class Swap:
 
 
 @dataclass(frozen=True)
-class Rerolling:
+class Rerolling(Node):
     """`rerolling 2 to 4 and 1 to 6`, or `rerolling none`: which dice of a
     recovery check the party chose to re-roll, and what they showed (point 13).
     `swaps` is empty for `rerolling none`."""
+
+    words = ("rerolling", "re-rolling", "none")
 
     swaps: tuple[Swap, ...]
     pos: Position
 
 
 @dataclass(frozen=True)
-class Dice:
+class Dice(Node):
     """Where a step's dice come from.
 
     - `given`: the faces as rolled at the table (`rolled 6 6 4`); `rerolled` holds
@@ -54,6 +95,8 @@ class Dice:
     `rerolling` is a recovery check's chosen re-rolls (`, rerolling 2 to 4`), or
     None when the script leaves them to the default (the lowest dice first).
     """
+
+    words = ("rolled", "roll", "rerolled")
 
     kind: str  # "given" | "roll" | "none"
     pos: Position | None = None
@@ -71,12 +114,14 @@ NO_DICE = Dice("none")
 
 
 @dataclass(frozen=True)
-class Uses:
+class Uses(Node):
     """`with A + B`: one or two names, each a trait or a treasure of the party.
 
     The parser does not know which is which; the interpreter looks them up on
     the party's sheet. `names` is empty when there is no `with`.
     """
+
+    words = ("with",)
 
     names: tuple[Name, ...] = ()
     pos: Position | None = None
@@ -87,8 +132,10 @@ NO_USES = Uses()
 
 
 @dataclass(frozen=True)
-class Qualifier:
+class Qualifier(Node):
     """`but not PHRASE` (kind "not") or `so that PHRASE` (kind "so"): costs 1 (R4)."""
+
+    words = ("but", "so", "that")
 
     kind: str
     text: str
@@ -96,7 +143,7 @@ class Qualifier:
 
 
 @dataclass(frozen=True)
-class Participant:
+class Participant(Node):
     """One indented line of a joint action or defence: `  Kara with Sorcery, rolled 6 5`."""
 
     party: Name
@@ -109,13 +156,55 @@ class Participant:
 # ---------------------------------------------------------------- statements
 
 @dataclass(frozen=True)
-class Statement:
+class Statement(Node):
+    """A statement: one line of the script (with its participants' lines), or a block of them.
+
+    Its traits, read by the walks instead of lists of kinds kept by hand:
+
+    - `words`: the keywords that begin or carry it (hover; `words[0]` names it in messages);
+    - `events`: the types of the events its run emits (the transcript tells each);
+    - `part_of_exchange`: it answers the action before it (a defence, `tie`, `split`,
+      a double win's option): the exchange is resolved after it, not before;
+    - `may_skip`: a line of a party, skipped when the party is defeated, inside
+      control flow (RULES.md point 15);
+    - `handed_over`: the fast path (`interpreter/compiled.py`) runs it by the
+      interpreter's own step;
+    - `block_line`: a line that only a block holds (`if`, `else`, `end`, `repeat`,
+      `choose`, `option`), nested into its block by `syntax/blocks.py`;
+    - `uses_state`: it sets or tests flags and counters, or makes a choice;
+    - `texts`: the fields holding text with placeholders (`{Kara}`);
+    - `is_block`: it holds statements, given by `bodies()`.
+    """
+
     pos: Position
+
+    events: ClassVar[tuple[str, ...]] = ()
+    part_of_exchange: ClassVar[bool] = False
+    may_skip: ClassVar[bool] = False
+    handed_over: ClassVar[bool] = False
+    block_line: ClassVar[bool] = False
+    uses_state: ClassVar[bool] = False
+    texts: ClassVar[tuple[str, ...]] = ()
+    is_block: ClassVar[bool] = False        # it holds statements: `bodies()` gives them
+
+    def bodies(self) -> tuple[tuple["Statement", ...], ...]:
+        """The statements nested in this one (a block's arms, body or options), in order; none for a line."""
+        return ()
+
+    def with_bodies(self, bodies: Iterable[tuple["Statement", ...]]) -> "Statement":
+        """The same statement with these bodies, one for each of `bodies()` (includes read in)."""
+        return self
+
 
 
 @dataclass(frozen=True)
 class Scene(Statement):
     """`scene "Title"`: a heading in the transcript."""
+
+    words = ("scene",)
+    events = ("scene",)
+    handed_over = True
+    texts = ("title",)
 
     title: str
     column: int = 0      # where the text starts on the line (for placeholders' errors)
@@ -124,6 +213,11 @@ class Scene(Statement):
 @dataclass(frozen=True)
 class Narration(Statement):
     """`> text`: narration, passed through to the transcript."""
+
+    words = (">",)
+    events = ("narration",)
+    handed_over = True
+    texts = ("text",)
 
     text: str
     column: int = 0      # where the text starts on the line (for placeholders' errors)
@@ -136,6 +230,10 @@ class DramaBegin(Statement):
     `, a debate` its kind (fight, chase, debate, race, escape, contest), for the
     transcript's words only."""
 
+    words = ("drama", "rounds", "of", "a", "an")
+    events = ("drama",)
+    handed_over = True
+
     name: str
     parties: tuple[Name, ...]
     round: Duration | None = None
@@ -143,7 +241,7 @@ class DramaBegin(Statement):
 
 
 @dataclass(frozen=True)
-class InitiativeEntry:
+class InitiativeEntry(Node):
     """One party in an `initiative` line: `Kara 5`, or `Kara 5 3` (5, then 3 on a re-roll
     of a tie), or `Kara with Agility` (rolled by the engine with a bonus)."""
 
@@ -157,12 +255,20 @@ class InitiativeEntry:
 class Initiative(Statement):
     """`initiative` (everyone rolls) or `initiative Kara 5, Bren 2, ...` (R12)."""
 
+    words = ("initiative",)
+    events = ("initiative",)
+    handed_over = True
+
     entries: tuple[InitiativeEntry, ...]
 
 
 @dataclass(frozen=True)
 class Round(Statement):
     """`round`: the next round begins (R13)."""
+
+    words = ("round",)
+    events = ("round",)
+    handed_over = True
 
 
 @dataclass(frozen=True)
@@ -174,6 +280,10 @@ class Action(Statement):
     first line (for a single actor, its own). Exactly one of `target` and
     `gm_target` is set.
     """
+
+    words = ("vs", "->")
+    events = ("action", "exchange", "defeat")
+    may_skip = True
 
     actors: tuple[Name, ...]
     intent: str
@@ -192,6 +302,10 @@ class Action(Statement):
 class Defence(Statement):
     """`Overlord defends with Cunning, rolled 5 1`, or a joint defence with participants."""
 
+    words = ("defends", "defend")
+    part_of_exchange = True
+    may_skip = True
+
     parties: tuple[Name, ...]
     uses: Uses
     gm: int
@@ -203,13 +317,22 @@ class Defence(Statement):
 class Hold(Statement):
     """`Kara holds`: the party lets its turn pass and may act later this round (R9)."""
 
+    words = ("holds",)
+    events = ("hold",)
+    may_skip = True
+    handed_over = True
+
     party: Name
 
 
 @dataclass(frozen=True)
 class MemberLost(Statement):
-    """`Goblins lose member "Old Sal"`: a member of a group falls, for narration (R17);
-    the transcript names the member no more."""
+    """`Goblins lose member "Old Sal"`: a member of a group falls, for narration (R17).
+
+    The transcript names the member no more."""
+
+    words = ("lose", "loses", "member")
+    events = ("member_lost",)
 
     party: Name
     member: Name
@@ -219,6 +342,9 @@ class MemberLost(Statement):
 class Tie(Statement):
     """`tie Kara` or `tie GM`: who won the vote on a tie (R11). `winner` is None for GM."""
 
+    words = ("tie", "GM")
+    part_of_exchange = True
+
     winner: Name | None
 
 
@@ -226,12 +352,21 @@ class Tie(Statement):
 class Split(Statement):
     """`split Goblins 2, Overlord 1`: how the winner spreads a side's loss (R10)."""
 
+    words = ("split",)
+    part_of_exchange = True
+
     shares: tuple[tuple[Name, int], ...]
 
 
 @dataclass(frozen=True)
 class Dictate(Statement):
     """`Kara dictates "the chandelier crashes down"` (R8)."""
+
+    words = ("dictates",)
+    events = ("option",)
+    part_of_exchange = True
+    may_skip = True
+    texts = ("text",)
 
     party: Name
     text: str
@@ -242,13 +377,20 @@ class Dictate(Statement):
 class Reroll(Statement):
     """`Goblins rerolls, rolled 3 1 5 2` or `Goblins rerolls, roll` (R8)."""
 
+    words = ("rerolls",)
+    events = ("option",)
+    part_of_exchange = True
+    may_skip = True
+
     party: Name
     dice: Dice
 
 
 @dataclass(frozen=True)
-class Helper:
+class Helper(Node):
     """`helped by Bren with Healing`: a helper's bonus to a recovery (R14)."""
+
+    words = ("helped", "by")
 
     party: Name
     uses: Uses
@@ -263,6 +405,11 @@ class Recover(Statement):
     party's chosen re-rolls (`Dice.rerolling`).
     """
 
+    words = ("recovers", "then")
+    events = ("recovery",)
+    may_skip = True
+    handed_over = True
+
     party: Name
     uses: Uses
     helpers: tuple[Helper, ...]
@@ -274,6 +421,11 @@ class Recover(Statement):
 class EndDrama(Statement):
     """`end drama "The Overlord falls."`: the dramatic situation ends."""
 
+    words = ("end", "drama")
+    events = ("drama_end",)
+    handed_over = True
+    texts = ("text",)
+
     text: str | None
     column: int = 0      # where the text starts on the line (for placeholders' errors)
 
@@ -282,12 +434,20 @@ class EndDrama(Statement):
 class Calm(Statement):
     """`calm 1 hour`: in-world time passes."""
 
+    words = ("calm",)
+    events = ("calm",)
+    handed_over = True
+
     duration: Duration
 
 
 @dataclass(frozen=True)
 class Rest(Statement):
     """`rest 2 days`: every party rests (R16)."""
+
+    words = ("rest",)
+    events = ("rest",)
+    handed_over = True
 
     duration: Duration
 
@@ -296,16 +456,30 @@ class Rest(Statement):
 class Include(Statement):
     """`include "file.drama"`: another script's statements, read in its place."""
 
+    words = ("include",)
+
     path: str
 
 
 # ---------------------------------------------------------------- conditions
 
 @dataclass(frozen=True)
-class Condition:
+class Condition(Node):
     """A condition of `if` or `repeat until`; `pos` spans its text on the line."""
 
     pos: Position
+
+    def operands(self) -> tuple["Condition", ...]:
+        """The conditions this one is made of (`not`, `and`, `or`); none for a plain test."""
+        return ()
+
+    def tests(self) -> Iterator["Condition"]:
+        """The plain tests this condition is made of, in order (`not`, `and` and `or` looked through)."""
+        parts = self.operands()
+        if not parts:
+            yield self
+        for part in parts:
+            yield from part.tests()
 
 
 @dataclass(frozen=True)
@@ -314,15 +488,19 @@ class Defeated(Condition):
     defeated` (`was`): in the running dramatic situation or, when none runs, in
     the last one (defeats end with their situation, R7)."""
 
+    words = ("defeated", "is", "was")
+
     party: Name
     negated: bool = False
     was: bool = False
 
 
 @dataclass(frozen=True)
-class Quantity:
+class Quantity(Node):
     """One side of a comparison: a party's `quintessence` (available) or `damage`
     (its damage pool), the `round` number, or a `number`."""
+
+    words = ("quintessence", "damage", "pool")
 
     kind: str  # "quintessence" | "damage" | "round" | "number" | "counter"
     pos: Position
@@ -332,7 +510,7 @@ class Quantity:
 
 
 @dataclass(frozen=True)
-class Sum:
+class Sum(Node):
     """An arithmetic value: `gold + 3`, `gold - Kara damage`, `-2`: each term with its sign."""
 
     pos: Position
@@ -353,6 +531,8 @@ class LastExchange(Condition):
     """`last exchange won` (`lost`, `tied`, `double`), from the acting side's view,
     or `Kara won last exchange` / `Kara lost last exchange` (`party` set)."""
 
+    words = ("last", "exchange", "won", "lost", "the")
+
     outcome: str  # "won" | "lost" | "tied" | "double"
     party: Name | None = None
 
@@ -361,12 +541,16 @@ class LastExchange(Condition):
 class CanRecover(Condition):
     """`Bren can recover`: the rules allow its recovery action now (R14, R15)."""
 
+    words = ("can", "recover")
+
     party: Name
 
 
 @dataclass(frozen=True)
 class InDrama(Condition):
     """`in drama`: a dramatic situation is running."""
+
+    words = ("in",)
 
 
 @dataclass(frozen=True)
@@ -381,6 +565,8 @@ class ChoiceIs(Condition):
     """`choice "At the river" = "Look for the ford"` (or `!=`): the option taken
     at that choice, the last time it was made (false before it is made)."""
 
+    words = ("choice",)
+
     choice: Name
     op: str  # "=" or "!="
     option: Name
@@ -388,19 +574,40 @@ class ChoiceIs(Condition):
 
 @dataclass(frozen=True)
 class Not(Condition):
+    """`not CONDITION`."""
+
+    words = ("not",)
+
     operand: Condition
+
+    def operands(self) -> tuple[Condition, ...]:
+        return (self.operand,)
 
 
 @dataclass(frozen=True)
 class And(Condition):
+    """`CONDITION and CONDITION`."""
+
+    words = ("and",)
+
     left: Condition
     right: Condition
+
+    def operands(self) -> tuple[Condition, ...]:
+        return (self.left, self.right)
 
 
 @dataclass(frozen=True)
 class Or(Condition):
+    """`CONDITION or CONDITION`."""
+
+    words = ("or",)
+
     left: Condition
     right: Condition
+
+    def operands(self) -> tuple[Condition, ...]:
+        return (self.left, self.right)
 
 
 # ---------------------------------------------------------------- control flow
@@ -411,6 +618,9 @@ class Or(Condition):
 class If(Statement):
     """`if CONDITION`: opens an IfBlock."""
 
+    words = ("if",)
+    block_line = True
+
     condition: Condition
     text: str
 
@@ -418,6 +628,9 @@ class If(Statement):
 @dataclass(frozen=True)
 class ElseIf(Statement):
     """`else if CONDITION`."""
+
+    words = ("else", "if")
+    block_line = True
 
     condition: Condition
     text: str
@@ -427,10 +640,16 @@ class ElseIf(Statement):
 class Else(Statement):
     """`else`."""
 
+    words = ("else",)
+    block_line = True
+
 
 @dataclass(frozen=True)
 class End(Statement):
-    """`end`: closes the innermost `if` or `repeat`."""
+    """`end`: closes the innermost `if`, `repeat` or `choose`."""
+
+    words = ("end",)
+    block_line = True
 
 
 @dataclass(frozen=True)
@@ -440,6 +659,9 @@ class Repeat(Statement):
     `condition` is None for `repeat N times`; `unit` is "rounds" or "times" (or
     "" when the bound is missing, an error reported with the loop kept in place)."""
 
+    words = ("repeat", "until", "at", "most")
+    block_line = True
+
     condition: Condition | None
     text: str | None
     bound: int
@@ -447,7 +669,7 @@ class Repeat(Statement):
 
 
 @dataclass(frozen=True)
-class Arm:
+class Arm(Node):
     """One arm of an IfBlock: its condition (None for `else`), as written, and its body."""
 
     pos: Position
@@ -460,8 +682,18 @@ class Arm:
 class IfBlock(Statement):
     """`if` ... `else if` ... `else` ... `end`: the first arm whose condition holds runs."""
 
+    words = ("if", "else", "end")
+    events = ("branch",)
+    is_block = True
+
     arms: tuple[Arm, ...]
     end: Position
+
+    def bodies(self) -> tuple[tuple[Statement, ...], ...]:
+        return tuple(arm.body for arm in self.arms)
+
+    def with_bodies(self, bodies) -> "IfBlock":
+        return replace(self, arms=tuple(replace(arm, body=body) for arm, body in zip(self.arms, bodies)))
 
 
 @dataclass(frozen=True)
@@ -471,6 +703,10 @@ class Loop(Statement):
     Before each pass the condition is tested: the loop ends when it holds, or
     when `bound` passes have run."""
 
+    words = ("repeat", "until", "end")
+    events = ("loop",)
+    is_block = True
+
     condition: Condition | None
     text: str | None
     bound: int
@@ -478,12 +714,22 @@ class Loop(Statement):
     body: tuple[Statement, ...]
     end: Position
 
+    def bodies(self) -> tuple[tuple[Statement, ...], ...]:
+        return (self.body,)
+
+    def with_bodies(self, bodies) -> "Loop":
+        body, = bodies
+        return replace(self, body=body)
+
 
 # ---------------------------------------------------------------- choices, state, expectations
 
 @dataclass(frozen=True)
 class Choose(Statement):
     """`choose "At the river"` (or `choose "At the river", chose "Wade across"`): opens a ChoiceBlock."""
+
+    words = ("choose", "chose")
+    block_line = True
 
     label: Name
     given: Name | None = None
@@ -493,6 +739,9 @@ class Choose(Statement):
 class OptionLine(Statement):
     """`option "Wade across" once weight 2 if hero is not defeated`: one option of a ChoiceBlock."""
 
+    words = ("option", "once", "weight")
+    block_line = True
+
     label: Name
     once: bool = False
     weight: int = 1
@@ -501,7 +750,7 @@ class OptionLine(Statement):
 
 
 @dataclass(frozen=True)
-class Option:
+class Option(Node):
     """One option of a ChoiceBlock, with its body."""
 
     pos: Position
@@ -518,10 +767,21 @@ class ChoiceBlock(Statement):
     """`choose "LABEL"` ... `option "LABEL"` ... `end`: one available option is taken,
     and its body runs. `given` is the option named with `, chose "..."`."""
 
+    words = ("choose", "chose", "option", "end")
+    events = ("choice",)
+    uses_state = True
+    is_block = True
+
     label: Name
     given: Name | None
     options: tuple[Option, ...]
     end: Position
+
+    def bodies(self) -> tuple[tuple[Statement, ...], ...]:
+        return tuple(option.body for option in self.options)
+
+    def with_bodies(self, bodies) -> "ChoiceBlock":
+        return replace(self, options=tuple(replace(o, body=body) for o, body in zip(self.options, bodies)))
 
 
 @dataclass(frozen=True)
@@ -530,6 +790,10 @@ class SetState(Statement):
 
     `value` is True or False for a flag, a Sum (or Quantity) for a counter."""
 
+    words = ("set", "true", "false")
+    events = ("set",)
+    uses_state = True
+
     name: Name
     value: "bool | Sum | Quantity"
 
@@ -537,6 +801,9 @@ class SetState(Statement):
 @dataclass(frozen=True)
 class Expect(Statement):
     """`expect CONDITION`: the run stops with E801 when it does not hold."""
+
+    words = ("expect",)
+    uses_state = True
 
     condition: Condition
     text: str
@@ -579,3 +846,54 @@ class Script:
 
     def __hash__(self) -> int:
         return hash((self.file, self.statements))
+
+
+# ---------------------------------------------------------------- every kind, and the one walk
+
+def _kinds(base: type) -> tuple[type, ...]:
+    found = []
+    for sub in base.__subclasses__():
+        found.append(sub)
+        found.extend(_kinds(sub))
+    return tuple(found)
+
+
+# every kind of statement, in the order of this module
+STATEMENTS: tuple[type[Statement], ...] = _kinds(Statement)
+# every kind of node (statements, conditions, and their parts)
+NODES: tuple[type[Node], ...] = _kinds(Node)
+
+
+def kinds(trait: str) -> tuple[type[Statement], ...]:
+    """The kinds of statement that have this trait (`kinds("may_skip")`), for `isinstance` and `in`."""
+    return tuple(kind for kind in STATEMENTS if getattr(kind, trait))
+
+
+def walk(statements: Iterable[Statement]) -> Iterator[Statement]:
+    """Every statement, and every statement nested in it, in the order of the script."""
+    for s in statements:
+        yield s
+        if s.is_block:
+            for body in s.bodies():
+                yield from walk(body)
+
+
+def node_of_word(word: str) -> type[Node] | None:
+    """The node a keyword begins or carries (hover): of the nodes with the word in their
+    `words`, the one it comes first in, then a block's own line (`end`: End, not EndDrama;
+    `repeat`: Repeat, not Loop), then the one with the fewest words, then the first in
+    this module."""
+    return _OF_WORD.get(word)
+
+
+def _of_word() -> dict[str, type[Node]]:
+    ranked: dict[str, tuple] = {}
+    for order, kind in enumerate(NODES):
+        for index, word in enumerate(kind.words):
+            rank = (index, not getattr(kind, "block_line", False), len(kind.words), order, kind)
+            if word not in ranked or rank[:4] < ranked[word][:4]:
+                ranked[word] = rank
+    return {word: rank[-1] for word, rank in ranked.items()}
+
+
+_OF_WORD: dict[str, type[Node]] = _of_word()

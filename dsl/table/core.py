@@ -38,7 +38,7 @@ from .calls import Calls, ChoiceAsk, DiceAsk, EngineCalls, InitiativeAsk, Option
 from .walk import Walk
 
 # the statements a defeated party's line is skipped for inside `if` and `repeat` (as the interpreter does)
-_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+_MAY_SKIP = n.kinds("may_skip")
 # how the dice of entry N are seeded: each entry has its own stream, so a resumed session,
 # or an entry undone and played again, rolls what it would have rolled
 _STREAM = 1_000_003
