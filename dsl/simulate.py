@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .errors import DramaError
+from .messages import shown
 from .simulation_report import (CONFIDENCE, FORMATS, REPORT_VERSION, Z, distribution, proportion, render, report,
                                 to_json, wilson)
 from .speed import paused_collector
@@ -295,7 +296,7 @@ class Aggregate:
         self.failed += 1
         entry = self.errors.get(error.code)
         if entry is None or index < entry[1]:
-            printed = error.format()
+            printed = shown(error)
             self.errors[error.code] = [(entry[0] if entry else 0) + 1, index, seed, printed,
                                        printed.split("\n", 1)[0]]
         else:

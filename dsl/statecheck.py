@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from .errors import DramaError, did_you_mean
+from .flags import wrong_kind
 from .syntax import nodes as n
 from . import placeholders
 
@@ -119,7 +120,7 @@ class _Walker:
             self.value(s.value, known)
         was = known.get(name.text) or self.everywhere.get(name.text)
         if was is not None and was != kind and len(self.found) == found:
-            self.add(_wrong_kind(name, was, kind))
+            self.add(wrong_kind(name, was, kind))
             return
         known[name.text] = kind
 
@@ -128,7 +129,7 @@ class _Walker:
     def use(self, name: n.Name, want: str, known: dict[str, str]) -> None:
         if name.text in known:
             if known[name.text] != want:
-                self.add(_wrong_kind(name, known[name.text], want))
+                self.add(wrong_kind(name, known[name.text], want))
             return
         if name.text in self.everywhere:
             self.add(DramaError("E206", f"'{name.text}' may be used before it is set", position=name.pos,
@@ -181,7 +182,3 @@ def _meet(paths: list[dict[str, str]]) -> dict[str, str]:
     first, *rest = paths
     return {name: kind for name, kind in first.items() if all(name in other for other in rest)}
 
-
-def _wrong_kind(name: n.Name, was: str, used_as: str) -> DramaError:
-    from .interpreter.state import wrong_kind
-    return wrong_kind(name, was, used_as)

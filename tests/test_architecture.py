@@ -49,3 +49,32 @@ def _test_rows() -> set[str]:
 def test_the_tests_table_lists_every_test_file_and_none_that_is_gone():
     assert sorted(_test_files() - _test_rows()) == [], "test files missing from docs/architecture.md's tests table"
     assert sorted(_test_rows() - _test_files()) == [], "docs/architecture.md's tests table names files that are gone"
+
+
+def test_drama_render_loads_no_engine(tmp_path):
+    """Layers reach one way (issue 25 point 7): rendering a saved event log reads events, not the
+    engine that made them (`python -X importtime` lists every module a real `drama render` imports)."""
+    import subprocess
+    import sys
+    log = tmp_path / "events.jsonl"
+    made = subprocess.run([sys.executable, "-m", "dsl", "run", str(ROOT / "scenarios/emberfall/scenario.yaml"),
+                           "--format", "json", "-o", str(log)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    shown = subprocess.run([sys.executable, "-X", "importtime", "-m", "dsl", "render", str(log), "--as", "transcript"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0 and shown.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in shown.stderr.splitlines() if "|" in line}
+    assert "dsl.render" in imported
+    assert not {name for name in imported if name.startswith(("dsl.engine", "dsl.interpreter"))}
+
+
+def test_the_error_type_reads_no_file(tmp_path):
+    """`DramaError.format` shows the line it points at only from text it is given (or that is
+    attached to it); reading the file is `dsl.messages.shown`'s (issue 25 point 7)."""
+    from dsl.errors import DramaError, Position
+    from dsl.messages import shown
+    script = tmp_path / "script.drama"
+    script.write_text("round\nKara holds\n", encoding="utf-8")
+    error = DramaError("E001", "unexpected", position=Position(str(script), 2, 1, 5))
+    assert "Kara holds" not in error.format()
+    assert "Kara holds" in error.format("round\nKara holds\n") and "Kara holds" in shown(error)

@@ -21,6 +21,7 @@ from typing import ClassVar, Iterable, Iterator
 
 from ..durations import Duration
 from ..errors import Position
+from ..scenes import DEFAULT_KIND
 
 
 class Node:
@@ -237,7 +238,7 @@ class DramaBegin(Statement):
     name: str
     parties: tuple[Name, ...]
     round: Duration | None = None
-    kind: str = "fight"
+    kind: str = DEFAULT_KIND
 
 
 @dataclass(frozen=True)
