@@ -100,10 +100,11 @@ def _after(losses: list[r.Loss]) -> dict:
                       "defeated": l.after.defeated} for l in losses}
 
 
-def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
-             split: dict[str, int] | None = None) -> list[dict]:
+def exchange(result: r.Exchange, line: int | None, split: dict[str, int] | None = None, *,
+             intent_quoted: bool = False) -> list[dict]:
     """One `action` event (declaration and spending), one `exchange` event per
-    comparison, then a `defeat` event per defeated party."""
+    comparison, then a `defeat` event per defeated party. `intent_quoted`: the
+    intent was written in quotes (the writer's own verb phrase)."""
     drama, round_ = result.drama, result.round
     # the losses in one pass: spends, ones (shown with the first comparison), each comparison's own
     spends: list[r.Loss] = []
@@ -119,13 +120,16 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
     action = {"type": "action", "line": line, "drama": drama, "round": round_, "intent": result.intent,
               "attacker": result.attacker.name, "actors": list(result.attacker.parties),
               "target": result.target, "targets": [s.name for s in result.defences],
-              "gm_target": result.gm_target, "qualifiers": qualifiers,
+              "gm_target": result.gm_target,
+              "qualifiers": [{"kind": kind, "text": text} for kind, text in result.qualifiers],
               "extra_targets": list(result.extra_targets),
               "spent": {l.party: l.amount for l in spends} if spends else {}, "turn": _turn(result.turn)}
     if split:
         action["split"] = dict(split)
     if spends:
         action["parties"] = _after(spends)
+    if intent_quoted:
+        action["intent_quoted"] = True
     events = [action]
     for index, (comparison, side) in enumerate(zip(result.comparisons, result.defences)):
         losses = by_comparison.get(index, [])

@@ -480,11 +480,7 @@ class Interpreter:
         if self.mode.lean:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
-            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            events = ev.exchange(result, line, qualifiers, split)
-            if pending.action.intent_quoted:
-                events[0]["intent_quoted"] = True
-            self.events.extend(events)
+            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
         if pending.later:
             self.events.extend(pending.later)
 
