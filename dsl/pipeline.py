@@ -28,7 +28,7 @@ from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
 from .source import SourceMap
-from .speed import StatementCache
+from .statement_cache import StatementCache
 
 
 class Program:

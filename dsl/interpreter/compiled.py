@@ -34,7 +34,7 @@ from .. import events as ev
 from ..engine.duel import Duel
 from ..errors import DramaError, Position
 from ..names import Names
-from ..speed import paused_collector
+from ..collector import paused_collector
 from ..syntax import nodes as n
 from . import conditions
 from .core import Interpreter

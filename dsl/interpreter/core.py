@@ -19,8 +19,9 @@ from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Setting
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
-from ..speed import StatementCache, paused_collector
-from ..syntax.moving import moved, moved_error
+from ..collector import paused_collector
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved, moved_error
 from . import choices as ch
 from . import conditions
 from .state import State, show
@@ -520,7 +521,7 @@ class Interpreter:
 # One handler per kind of statement. A table of the class's functions, not of
 # bound methods kept by each interpreter: those would make every interpreter,
 # and its whole event log, a reference cycle that only the cyclic collector
-# could free (see dsl/speed.py).
+# could free (see dsl/collector.py).
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,

@@ -17,8 +17,8 @@ from ..syntax import nodes as n
 from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..names import Names
-from ..speed import StatementCache
-from ..syntax.moving import moved
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved
 from .modes import RunMode
 
 

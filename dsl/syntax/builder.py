@@ -12,7 +12,7 @@ from ..limits import MAX_DICE, MAX_LOOP_BOUND, MAX_NESTING, too_deep, too_many_d
 from ..scenes import DEFAULT_KIND, KINDS_OF_SCENE
 from . import nodes
 from .vocabulary import MAX_DIGITS
-from .wording import content_end, show
+from .syntax_errors import content_end, show
 
 __all__ = ["Builder"]
 

@@ -821,7 +821,7 @@ class Script:
     occurrence is (empty when none is). `occurrences()` gives both, for the
     readers that add the shift themselves (the interpreter);
     `statements` is each statement with its own positions, copied on first
-    use (`moving.py`), for every other reader. Two scripts are equal when
+    use (`occurrences.py`), for every other reader. Two scripts are equal when
     their statements are.
     """
 
@@ -833,7 +833,7 @@ class Script:
     def statements(self) -> tuple[Statement, ...]:
         if not self.shifts:
             return self.shared
-        from .moving import moved
+        from .occurrences import moved
         return tuple([moved(s, shift) if shift else s for s, shift in zip(self.shared, self.shifts)])
 
     def occurrences(self) -> Iterable[tuple[Statement, int]]:

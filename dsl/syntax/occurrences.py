@@ -1,4 +1,4 @@
-"""Moving syntax down the file: the one place that knows how a repeated line's positions are shifted.
+"""A repeated line's occurrences: the one place that knows how the shared node's positions are shifted down to each.
 
 A statement written several times (play logs repeat many lines) is parsed
 once, and its one node is shared by every occurrence (`nodes.Script`): its
