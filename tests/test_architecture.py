@@ -78,3 +78,50 @@ def test_the_error_type_reads_no_file(tmp_path):
     error = DramaError("E001", "unexpected", position=Position(str(script), 2, 1, 5))
     assert "Kara holds" not in error.format()
     assert "Kara holds" in error.format("round\nKara holds\n") and "Kara holds" in shown(error)
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """The modules of the package that a module imports when it is imported (not inside its
+    functions, nor for annotations only under TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for one in ast.walk(node):
+            if isinstance(one, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                break
+            if isinstance(one, ast.ImportFrom) and one.level:
+                base = ".".join(package[:len(package) - one.level + 1] + ([one.module] if one.module else []))
+                found.update({f"{base}.{a.name}" for a in one.names} | {base})
+            elif isinstance(one, ast.ImportFrom) and (one.module or "").startswith("dsl"):
+                found.update({f"{one.module}.{a.name}" for a in one.names} | {one.module})
+            elif isinstance(one, ast.Import):
+                found.update(a.name for a in one.names if a.name.startswith("dsl"))
+    return found
+
+
+def test_no_import_cycle_among_the_modules():
+    """Issue 25: the modules import one another in one direction when they are loaded."""
+    modules = {}
+    for path in (ROOT / "dsl").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    # (a module's own packages are loaded before it, whatever it imports from them)
+    graph = {name: {m for m in _imports(path, name) if m in modules and m != name and not name.startswith(m + ".")}
+             for name, path in modules.items()}
+    state: dict[str, int] = {}      # 1: being visited, 2: done
+
+    def visit(name: str, chain: list[str]) -> None:
+        state[name] = 1
+        for other in sorted(graph[name]):
+            assert state.get(other) != 1, "an import cycle: " + " -> ".join(chain[chain.index(other):] + [other]) \
+                if other in chain else other
+            if other not in state:
+                visit(other, chain + [other])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
