@@ -146,6 +146,9 @@ class DramaError(Exception):
         self.hint = hint
         self.notes = list(notes)
         self.party = party          # the party whose part of a step is at fault, if known
+        # the text of the file the position points into, when whoever reported the error has it
+        # (as Jinja's environment attaches a template's source): `format` shows its line
+        self.source: str | None = None
 
     def at(self, position: Position | None) -> "DramaError":
         """Give the error a position, unless it already has one."""
@@ -164,13 +167,13 @@ class DramaError(Exception):
     def format(self, source: str | None = None) -> str:
         """Render as `file:line:col: error[CODE]: message`, the line, a caret and notes.
 
-        `source` is the text of the file the position points into; without it the
-        file is read from disk when it exists.
-        """
+        `source` (else `self.source`) is the text of the file the position points
+        into; without either, no line is shown: an error reads no file (`dsl.messages.shown`
+        reads it, through the one reader)."""
         message = self.message.replace("\r", "\\r").replace("\n", "\\n")   # one line, always
         head = f"{'warning' if self.is_warning else 'error'}[{self.code}]: {message}"
         lines = [f"{self.position}: {head}" if self.position else head]
-        text_line = _source_line(self.position, source)
+        text_line = _source_line(self.position, source if source is not None else self.source)
         if text_line is not None:
             width = len(str(self.position.line))
             start = max(self.position.column, 1)
@@ -276,10 +279,6 @@ class Diagnostics:
     def full(self) -> bool:
         """Whether the sink holds as many errors as it may (more are dropped)."""
         return self.limit is not None and len(self.errors) >= self.limit
-
-    def has_errors(self) -> bool:
-        """Whether anything but warnings was reported."""
-        return any(not error.is_warning for error in self.errors)
 
     def raise_first(self) -> None:
         """Raise what was collected, if it holds any error: the one error, or an `ErrorList`."""
@@ -398,18 +397,13 @@ def _shown(text: str, start: int, end: int) -> tuple[str, int, int]:
 
 
 def _source_line(position: Position | None, source: str | None) -> str | None:
-    """The line an error points at: from `source`, or from the file as the one reader read
-    it (never read again: a file that was not read as an input is not quoted)."""
+    """The line an error points at, from `source` (its lines split once however many
+    errors quote it; dsl/messages.py gives the file's text as the one reader read it)."""
     if position is None or position.line < 1:
         return None
-    if source is not None:
-        lines = _lines_of(source)
-    else:
-        from .inputs import remembered     # the one reader (it imports this module)
-        data = remembered(position.file)
-        if data is None:
-            return None
-        lines = _lines_of(data)
+    if source is None:
+        return None
+    lines = _lines_of(source)
     if position.line == len(lines) + 1:
         return ""                       # just past the end of the file
     if position.line > len(lines):

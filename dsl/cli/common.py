@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
+from ..messages import shown
 from ..events import to_json_lines
 
 OUTPUTS = """
@@ -29,13 +30,13 @@ def fail(errors: list[DramaError]) -> None:
     """Print the errors (and warnings), the first MAX_SHOWN_ERRORS of them and the count of
     the others, and exit with status 1 if there is an error."""
     # (a W021, where a pass of `drama check` stopped, is always shown)
-    shown = errors[:MAX_SHOWN_ERRORS] + [e for e in errors[MAX_SHOWN_ERRORS:] if e.code == "W021"]
-    for error in shown:
-        click.echo(error.format(), err=True)
+    some = errors[:MAX_SHOWN_ERRORS] + [e for e in errors[MAX_SHOWN_ERRORS:] if e.code == "W021"]
+    for error in some:
+        click.echo(shown(error), err=True)
     count = sum(not error.is_warning for error in errors)
     warnings = len(errors) - count
-    if len(errors) > len(shown):
-        click.echo(f"... and {len(errors) - len(shown):,} more not shown", err=True)
+    if len(errors) > len(some):
+        click.echo(f"... and {len(errors) - len(some):,} more not shown", err=True)
     if len(errors) > 1:
         said = [f"{count:,} {'error' if count == 1 else 'errors'}"] if count else []
         if warnings:
