@@ -220,7 +220,7 @@ def filters(context: dict, book=None) -> dict:
     from .tell import Teller
     prose = Prose(context["seed"], context["party"])
     book = book if book is not None else load("en")
-    teller = Teller(Narrator(book, context), context)
+    teller = Teller(Narrator(book, context), context, context["story"])
 
     def word(key: str, **values: Any) -> str:
         text = book.word(key)
