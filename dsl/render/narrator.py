@@ -199,7 +199,7 @@ class Narrator:
                 return epithet, "epithet"
         members = self.standing_members.get(pid) or []
         if alone and p["group"] and len(members) > 1 and mode is None and not start \
-                and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 3 == 0:
+                and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
             return self.book.join(members), "members"
         return p["short"], "short"
 
@@ -360,6 +360,8 @@ class Narrator:
         begin with `{target}`, with the target."""
         text = value.text
         book = self.book
+        if "{target}" in text and isinstance(roles.get("T"), Ref):
+            self.phrase_named.update(roles["T"].ids)
         if value.agree and book.english_verbs:
             # the writer's verb phrases are written for one (`hurls a gout of flame`)
             count = self.count(roles.get(value.agree), forms_used.get(value.agree))

@@ -29,6 +29,7 @@ class Teller:
         self._ordered: dict[int, int] = {}            # situation -> the initiative that told its order
         self._mergeable = False
         self._raw = ""
+        self._raw_named = False
 
     # ------------------------------------------------------------ helpers
 
@@ -237,19 +238,19 @@ class Teller:
             spent = ", ".join(f"{pid} {self._word('spent')} {amount}" for pid, amount in act.spent.items())
             action += f" ({spent}.)"
         results: list[str] = []
-        first_raw = ""
+        first_raw, first_named = "", False
         for c in act.clashes:
             results.extend(self._clash(act, c, attacker, words))
             if c is act.clashes[0]:
-                first_raw = self._raw
+                first_raw, first_named = self._raw, self._raw_named
         # an action and its lone result in one sentence, where it reads well
         if results and len(act.clashes) == 1 and self._mergeable and not self.numbers and ":" not in first_raw \
+                and first_raw.split(" ", 1)[0] not in ("And", "But", "Then", "Now") \
                 and len(action) + len(results[0]) < 150 and stable_hash(f"{n.seed}:{k}:merge") % 2 == 0:
             c = act.clashes[0]
             joiner = self._word("and_then" if c.attacker_won else "but_then")
             raw = sentence(first_raw)
-            action = action[:-1] + joiner + (first_raw[:1] + raw[1:] if self.n.opened_with_name
-                                             else self._lower(raw))
+            action = action[:-1] + joiner + (first_raw[:1] + raw[1:] if first_named else self._lower(raw))
             results = results[1:]
         out.append(action)
         out.extend(results)
@@ -335,6 +336,7 @@ class Teller:
         if numbers:
             self._mergeable = False
         self._raw = text
+        self._raw_named = self.n.opened_with_name
         out.append(sentence(text + numbers))
         out.extend(self._costs(act, c))
         out.extend(self._spent_out(c))
