@@ -109,6 +109,7 @@ class Narrator:
         self.members_told: set[str] = set()       # groups whose members were named (once in a transcript)
         self.opened_with_name = False             # the last phrase filled began with a name
         self.phrase_named: set[str] = set()       # who the phrase being filled has named so far
+        self.no_members = False                   # the slot being filled comes after a comma
         self.kind = "fight"
 
     # ------------------------------------------------------------ scenes
@@ -159,6 +160,8 @@ class Narrator:
             they = self._pronoun_key(pid) == "they"
             if form == "pronoun":
                 return 2 if they else 1
+            if form == "members":
+                return max(len(p["members"]), 2) if p is not None else 2
             if p is not None and p["group"] and they:
                 return max(len(p["members"]), 2)
             return 1
@@ -190,6 +193,9 @@ class Narrator:
             pronoun = self._pronouns(pid)
             ambiguous = any(self._pronoun_key(other) == self._pronoun_key(pid)
                             for other in self.last_named if other != pid)
+            # a they who is one person: only when nobody else was just named
+            ambiguous = ambiguous or (self._pronoun_key(pid) == "they" and not p["group"]
+                                      and self.last_named != {pid})
             if pronoun is not None and not ambiguous and self.last_form.get((pid,)) != "pronoun":
                 return pronoun[0], "pronoun"
             # no pronoun to use: not the same words twice in a row, and never
@@ -198,7 +204,7 @@ class Narrator:
             if self.last_form.get((pid,)) == "short" and epithet:
                 return epithet, "epithet"
         members = self.standing_members.get(pid) or []
-        if alone and p["group"] and len(members) > 1 and mode is None and not start \
+        if alone and p["group"] and len(members) > 1 and mode is None and not start and not self.no_members \
                 and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
             return self.book.join(members), "members"
         return p["short"], "short"
@@ -337,6 +343,8 @@ class Narrator:
                 out.append(self._words_in(value, key, roles, forms_used, not "".join(out).strip()))
                 continue
             start = not "".join(out).strip()
+            # a group named by its members never right after a comma (`Facing Wick, the baker, ...`)
+            self.no_members = "".join(out).rstrip().endswith(",")
             words = self.mention(value, mode, start, f"{key}:{role}")
             forms_used[role] = self.last_form.get(value.ids, "") if isinstance(value, Ref) else ""
             if isinstance(value, Ref):

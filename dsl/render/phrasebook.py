@@ -75,7 +75,7 @@ class PhraseBook:
         items = [str(x) for x in items]
         if len(items) <= 1:
             return "".join(items)
-        if any("," in item for item in items):
+        if len(items) > 2 and any("," in item for item in items):
             # a name that holds a comma (`Ilse Varga, harbour advocate`): semicolons
             between = self.words.get("list_semicolon", "; ")
             last = self.words.get("list_semicolon_last", "; and ")

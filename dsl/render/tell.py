@@ -163,7 +163,7 @@ class Teller:
         return sentence(text)
 
     def round_begins(self, r: dict) -> str:
-        text = self.n.say("round", f"{r['key']}")
+        text = self._say("round", r["number"], "round", f"{r['key']}")
         if self.numbers:
             text += f" ({self._word('round')} {r['number']}, {self._word('at')} {format_seconds(r['time'])})"
         self.n.break_()
@@ -314,7 +314,7 @@ class Teller:
                 outcome = "gm_double_win" if c.double else "gm_win"
             else:
                 outcome = "gm_lose"
-            text = self._say("result", c, outcome, k, roles, **facts)
+            text = self._say("result", (c, outcome), outcome, k, roles, **facts)
         else:
             if c.tie:
                 outcome = "tie"
@@ -324,14 +324,15 @@ class Teller:
                 outcome = "win" if c.attacker_won else "lose"
             mine = words.get("hit" if c.attacker_won else "miss") if not c.tie else None
             if mine:
-                text = self._note("result", c, n.fill("{S}", k, {"S": n.words(mine), "T": defender}))
+                text = self._note("result", (c, "hit" if c.attacker_won else "miss"),
+                                  n.fill("{S}", k, {"S": n.words(mine), "T": defender}))
                 self._mergeable = False
                 if c.double:
                     # the writer's words say it worked (or not): say also how far
-                    text = sentence(text) + " " + sentence(self._say(
-                        "result", c, "double_mark" if c.attacker_won else "double_lose_mark", k, roles, **facts))
+                    mark = "double_mark" if c.attacker_won else "double_lose_mark"
+                    text = sentence(text) + " " + sentence(self._say("result", (c, mark), mark, k, roles, **facts))
             else:
-                text = self._say("result", c, outcome, k, roles, **facts)
+                text = self._say("result", (c, outcome), outcome, k, roles, **facts)
         numbers = self._values(c)
         if numbers:
             self._mergeable = False
