@@ -25,7 +25,7 @@ from conftest import make_scenario
 from dsl.render import render
 from dsl.render.story import read_story, side_ids
 
-GOLDENS = Path(__file__).resolve().parent / "goldens"
+GOLDENS = Path(__file__).resolve().parent / "goldens" / "story"
 
 SETTING = """\
 name: Test Road
@@ -218,7 +218,7 @@ def transcript(events: list[dict], lang: str = "en", **options) -> str:
 @pytest.mark.parametrize("name", list(CASES))
 def test_golden_transcript_of_each_case(name, lang, cases, request):
     text = transcript(dsl.run(cases[name]), lang)
-    golden = GOLDENS / f"story-{name}.transcript.{'' if lang == 'en' else lang + '.'}txt"
+    golden = GOLDENS / f"{name}.transcript.{'' if lang == 'en' else lang + '.'}txt"
     if request.config.getoption("--update-goldens"):
         golden.write_text(text, encoding="utf-8")
     assert golden.exists(), f"no golden file {golden}: python -m pytest tests/test_story.py --update-goldens"

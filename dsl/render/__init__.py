@@ -17,10 +17,11 @@ from typing import Iterable
 from ..errors import DramaError, Position
 from ..inputs import bad_character
 from .context import build_context
+from .story import told
 from .filters import filters
 from .report_filters import FILTERS as REPORT_FILTERS
 
-__all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "render_report",
+__all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "told", "render_report",
            "read_event_log", "template_name"]
 
 KINDS = ("log", "transcript")

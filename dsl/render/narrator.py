@@ -296,21 +296,20 @@ class Narrator:
             else (lambda o: False)
         choice = None
         # a phrase not used yet in the scene and not naming the last subject
-        # again, from the most specific level that has one; then one not used
-        # yet; then the one used longest ago, preferably not repeating
-        for wanted in (lambda o: o not in self.used and not repeats(o), lambda o: o not in self.used):
+        # again, from the most specific level that has one; else the one used
+        # longest ago that does not repeat; else one not used yet; else the oldest
+        for wanted, fresh in ((lambda o: not repeats(o), True), (lambda o: not repeats(o), False),
+                              (lambda o: True, True), (lambda o: True, False)):
             for options in ordered:
-                fitting = [o for o in options if wanted(o)]
+                fitting = [o for o in options if wanted(o) and (o not in self.used or not fresh)]
                 if fitting:
+                    if not fresh:
+                        oldest = min(self.used.get(o, 0) for o in fitting)
+                        fitting = [o for o in fitting if self.used.get(o, 0) == oldest]
                     choice = fitting[seed % len(fitting)]
                     break
             if choice is not None:
                 break
-        if choice is None:
-            options = [o for o in ordered[0] if not repeats(o)] or ordered[0]
-            oldest = min(self.used.get(o, 0) for o in options)
-            stale = [o for o in options if self.used.get(o, 0) == oldest]
-            choice = stale[seed % len(stale)]
         self.clock += 1
         self.used[choice] = self.clock
         return choice

@@ -484,6 +484,17 @@ class _Reader:
         self.round_acted = False
 
 
+# the event types the transcript tells (or reads for its facts); the others
+# (branch, loop, skipped, set) are how the script ran, told by the session log
+TOLD = frozenset({"start", "scene", "narration", "drama", "initiative", "round", "hold", "action", "exchange",
+                  "defeat", "option", "recovery", "drama_end", "calm", "rest", "member_lost", "choice", "final"})
+
+
+def told(event_type: str) -> bool:
+    """Whether the transcript has something to say of an event of this type."""
+    return event_type in TOLD
+
+
 def read_story(events: list[dict]) -> Story:
     """The story model of an event log."""
     return _Reader(events).read()

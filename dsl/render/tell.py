@@ -453,8 +453,8 @@ class Teller:
         outcome = "choice_to" if english and first not in _NOT_VERBS else "choice"
         question = label.endswith(("?", "!", ":"))
         return sentence(self._say("choice", item["step"], outcome, str(item["key"]),
-                                  {"P": Ref(ids) if ids else "", "where": label.rstrip(":"), "option": option},
-                                  question=question))
+                                  {"P": Ref(ids), "where": label.rstrip(":"), "option": option},
+                                  question=question, alone=not ids))
 
     def recap(self, parties: list[dict]) -> str:
         """Who took part and stands at the end, who fell and stayed down, who fell
