@@ -32,7 +32,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "member_lost": ("P", "M"), "choice": ("P", "where", "option"),
     "choice_to": ("P", "where", "option"), "calm": ("D",), "rest": ("D",), "restored": ("P",),
     "end": ("name",), "recap_standing": ("P",), "recap_fallen": ("P",), "recap_came_back": ("P",),
-    "recap": (),
+    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",),
 }
 # the facts a phrase's `when` may test
 FACTS = ("kind", "settled", "double", "returned", "helped", "first", "alone", "role", "won", "used", "question")

@@ -27,6 +27,7 @@ class Teller:
         self.numbers = context["numbers"]
         self.told: list[tuple[str, Any, str]] = []     # (kind of sentence, its fact, its words)
         self._ordered: dict[int, int] = {}            # situation -> the initiative that told its order
+        self.quiet = self._quiet_stretches(context.get("rounds") or [])
         self._mergeable = False
         self._raw = ""
         self._raw_named = False
@@ -68,6 +69,10 @@ class Teller:
             return self.initiative(item)
         if kind == "exchange":
             act = self.story.acts.get(step)
+            if self.quiet.get(step):
+                return self.summary(*self.quiet[step])
+            if self.quiet.get(step) == ():
+                return ""
             return self.exchange(act) if act is not None and act.told else ""
         if kind == "hold":
             return self.hold(item)
@@ -93,11 +98,77 @@ class Teller:
             return item["title"]
         return ""
 
+    # ------------------------------------------------------------ quiet stretches
+
+    # the turning points: a round with none of them (and nothing else told but
+    # exchanges) has nothing new to tell
+    NEW = ("first_blood", "double_win", "tie", "running_dry", "defeat", "recovery")
+
+    def _quiet_stretches(self, rounds: list[dict]) -> dict[int, tuple]:
+        """Two or more rounds in a row, neither a situation's first nor its last,
+        with nothing new in them: they are told in one summary sentence, at the
+        first exchange of the stretch (step -> (the stretch's rounds, its acts)),
+        and their exchanges are told no more (step -> ())."""
+        story = self.story
+        new_at = {p.step for p in story.points if p.kind in self.NEW}
+        by_drama: dict[str, list[dict]] = {}
+        for r in rounds:
+            by_drama.setdefault(r["drama"], []).append(r)
+        out: dict[int, tuple] = {}
+        for group in by_drama.values():
+            quiet = []
+            for r in group[1:-1]:
+                acts = [story.acts.get(i["step"]) for i in r["entries"] if i["kind"] == "exchange"]
+                acts = [a for a in acts if a is not None and a.told]
+                busy = any(i["kind"] not in ("exchange", "other", "initiative") for i in r["entries"])
+                steps = {c.step for a in acts for c in a.clashes} | {a.step for a in acts}
+                calm = acts and not busy and not (steps & new_at) and not any(
+                    a.declared_hold or a.options or a.defeats for a in acts)
+                quiet.append((r, acts) if calm else None)
+            quiet.append(None)
+            run: list = []
+            for entry in quiet:
+                if entry is not None:
+                    run.append(entry)
+                    continue
+                if len(run) >= 2:
+                    acts = tuple(a for _, a_list in run for a in a_list)
+                    out[acts[0].step] = (tuple(r for r, _ in run), acts)
+                    for a in acts[1:]:
+                        out[a.step] = ()
+                    for r, _ in run:
+                        out[r["step"]] = ()
+                run = []
+        return out
+
+    def summary(self, rounds: tuple, acts: tuple) -> str:
+        """`For three more rounds, Ash and Harrow trade blows; Harrow takes the worst of it.`"""
+        ids: list[str] = []
+        costs: dict[str, int] = {}
+        for act in acts:
+            for pid in act.actors + act.target_ids:
+                if pid not in ids:
+                    ids.append(pid)
+            for c in act.clashes:
+                for pid, amount in c.costs.items():
+                    costs[pid] = costs.get(pid, 0) + amount
+        worst = max(costs.values(), default=0)
+        losers = tuple(p for p in ids if costs.get(p, 0) == worst and worst > 0)
+        count = self.n.book.words.get(f"number_{len(rounds)}", str(len(rounds)))
+        text = self._say("summary", (rounds, acts), "summary", f"{acts[0].step}:summary",
+                         {"all": Ref(tuple(ids)), "N": count})
+        if len(losers) == 1:
+            text += self._word("summary_then") + self._say("summary", (rounds, acts), "summary_worst",
+                                                           f"{acts[0].step}:worst", {"P": Ref(losers)})
+        return sentence(text)
+
     def tells(self, item: dict) -> bool:
         """Whether the entry has anything to say: no action at the fallen, no
         automatic hold, nothing of what the transcript does not tell."""
         kind = item["kind"]
         if kind in ("other", "drama"):
+            return False
+        if kind == "exchange" and self.quiet.get(item["step"]) == ():
             return False
         if kind in ("exchange", "option"):
             act = self.story.acts.get(item["step"])
@@ -163,6 +234,8 @@ class Teller:
         return sentence(text)
 
     def round_begins(self, r: dict) -> str:
+        if self.quiet.get(r["step"]) == ():
+            return ""                 # a quiet stretch: its summary says how long it went on
         text = self._say("round", r["number"], "round", f"{r['key']}")
         if self.numbers:
             text += f" ({self._word('round')} {r['number']}, {self._word('at')} {format_seconds(r['time'])})"
