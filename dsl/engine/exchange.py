@@ -138,6 +138,9 @@ def _check_exchange(game: Game, action: Action, defences: Sequence[Defence]
             checks.member(game, pid)           # raises E201 or E203
         if pid in attackers:
             raise DramaError("E305", f"{pid} cannot be the target of an action it takes part in")
+        if drama is not None and parties[pid].defeated:      # point 15: the fallen are out of the situation
+            raise RuleError("point 15", "E321", f"{pid} is defeated in {drama.name}, out of the situation: "
+                            "no longer a party to strike at", party=pid)
     if len(targets) > 1 and len(set(targets)) != len(targets):
         raise DramaError("E305", f"{one_of(sorted(set(t for t in targets if targets.count(t) > 1)))} "
                          "is a target more than once")

@@ -143,11 +143,13 @@ class Interpreter:
             self.pending = None
         try:
             # (only defeats of the running situation matter, and they are in `fallen`)
-            if self.fallen and (self.depth or self.mode.skips_fallen_everywhere) and kind in _MAY_SKIP \
-                    and self.game.drama is not None:
-                statement = self.without_defeated(statement)
-                if statement is None:
-                    return
+            if self.fallen and kind in _MAY_SKIP and self.game.drama is not None:
+                if self.depth or self.mode.skips_fallen_everywhere:
+                    statement = self.without_defeated(statement)
+                    if statement is None:
+                        return
+                elif kind is n.Action:
+                    statement = self.against_the_standing(statement)
             handler(self, statement)
         except DramaError as error:
             self.fail(moved_error(error.at(statement.pos), statement, shift), None)
@@ -346,9 +348,25 @@ class Interpreter:
                 pending.later.append(event)          # logged after the exchange it belongs to
             else:
                 self.events.append(event)
-            if standing.statement is None and isinstance(s, n.Action):
-                self.pending = Pending(s, skipped=True, shift=self.shift)
+        if standing.targets_down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.targets_down), game.drama.name,
+                                          game.round, fallen.TARGET_DEFEATED))
+        if standing.statement is None and isinstance(s, n.Action):
+            self.pending = Pending(s, skipped=True, shift=self.shift)
         return standing.statement
+
+    def against_the_standing(self, s: n.Action) -> n.Action:
+        """At the top level, an action goes on against its standing targets only, with a
+        `skipped` event for the defeated ones; aimed only at the fallen, it is E321 (point 15)."""
+        game = self.game
+        left, down = fallen.against_the_standing(s, game, self.names.party)
+        if left is None:        # (what answers it goes with it: no more errors for its defences)
+            self.pending = Pending(s, skipped=True, shift=self.shift)
+            raise fallen.aimed_at_the_fallen(s, down, game.drama.name)
+        if down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(down), game.drama.name, game.round,
+                                          fallen.TARGET_DEFEATED))
+        return left
 
     # ------------------------------------------------------------ statements
 
