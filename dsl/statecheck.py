@@ -192,5 +192,5 @@ def _meet(paths: list[dict[str, str]]) -> dict[str, str]:
 
 
 def _wrong_kind(name: n.Name, was: str, used_as: str) -> DramaError:
-    from .interpreter.state import wrong_kind
+    from .interpreter.flags import wrong_kind
     return wrong_kind(name, was, used_as)

@@ -22,8 +22,9 @@ from ..speed import StatementCache, paused_collector
 from ..syntax.moving import moved, moved_error
 from . import choices as ch
 from . import conditions, fallen
+from .cursor import Cursor, arm_holds, arm_taken, loop_ended
 from .runstate import RunState, copy_pending
-from .state import State, show
+from .flags import State, show
 from .exchanges import ExchangeBuilder, Pending, error_position
 from .modes import PLAY, RunMode
 
@@ -83,12 +84,9 @@ class Interpreter:
         # how many lines below its node the statement being run is: a repeated line's node is
         # shared by its occurrences (nodes.Script); events add it (`line`), errors get it in `step`
         self.shift = 0
-        self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
+        self.cursor = Cursor(budget)     # how deep in blocks and loops, and the budget spent (E012)
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
-        self.budget = budget         # statements loops may repeat: passes, and statements inside (E012)
-        self.steps = 0
-        self.looping = 0             # how many loops the current statement is in
         self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
         self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
@@ -110,9 +108,8 @@ class Interpreter:
         """Count a pass through a loop, or a statement run inside one, against the
         budget: past it, E012 (a collecting run stops, keeping the error in `spent`).
         A statement outside every loop runs once at most: it is not counted."""
-        self.steps += 1
-        if self.steps > self.budget:
-            error = DramaError("E012", f"the run's loops executed more than {self.budget:,} statements, "
+        if self.cursor.count():
+            error = DramaError("E012", f"the run's loops executed more than {self.cursor.budget:,} statements, "
                                "the limit", position=pos,
                                expected="loops with smaller bounds, or fewer of them one inside another",
                                notes=["each pass through a loop counts, and each statement run inside one"])
@@ -124,7 +121,7 @@ class Interpreter:
         """Run one statement (a block with everything in it), written `shift`
         lines below where its node says (a repeated line, see nodes.Script)."""
         self.shift = shift
-        if self.looping:
+        if self.cursor.looping:
             self.tick(moved(statement.pos, shift) if shift else statement.pos)
         kind = type(statement)
         handler = _HANDLERS.get(kind)
@@ -144,7 +141,7 @@ class Interpreter:
         try:
             # (only defeats of the running situation matter, and they are in `fallen`)
             if self.fallen and kind in _MAY_SKIP and self.game.drama is not None:
-                if self.depth or self.mode.skips_fallen_everywhere:
+                if self.cursor.depth or self.mode.skips_fallen_everywhere:
                     statement = self.without_defeated(statement)
                     if statement is None:
                         return
@@ -159,6 +156,15 @@ class Interpreter:
         self.resolve()
         self.pending = None
         self.events.append(ev.final(self.game.states(), self.game.time, self.state.values))
+
+    def log(self, event: dict) -> None:
+        """Add an event to the log (the fast path's `branch`, `loop` and `skipped` events)."""
+        self.events.append(event)
+
+    def fell(self, line: int, defeats: tuple[str, ...]) -> None:
+        """Parties defeated by an exchange at `line` that logged nothing else (a duel of the fast path)."""
+        self.fallen.update(defeats)
+        self.events.extend([ev.defeat(line, pid) for pid in defeats])
 
     def fail(self, error: DramaError, pos: Position | None) -> None:
         """Report an error of a statement at `pos`, unless it has a position of its own."""
@@ -177,7 +183,7 @@ class Interpreter:
         return RunState(self.game.snapshot(), tuple(self.state.values.items()), tuple(self.chosen.items()),
                         frozenset(self.used_once), copy_pending(self.pending), frozenset(self.fallen),
                         self.last, tuple((pid, tuple(lost)) for pid, lost in self.members_lost.items()),
-                        self.steps, self.spent)
+                        self.cursor.steps, self.spent)
 
     def restore(self, saved: RunState) -> None:
         """Back to the state of a `snapshot` of a run of the same program (this
@@ -190,9 +196,10 @@ class Interpreter:
         self.fallen = set(saved.fallen)
         self.last = saved.last
         self.members_lost = {pid: list(lost) for pid, lost in saved.members_lost}
-        self.steps = saved.steps
+        self.cursor = Cursor(self.cursor.budget)
+        self.cursor.steps = saved.steps
         self.spent = saved.spent
-        self.shift = self.depth = self.looping = 0
+        self.shift = 0
 
     # ------------------------------------------------------------ texts
 
@@ -229,30 +236,34 @@ class Interpreter:
 
     # ------------------------------------------------------------ control flow
 
+    def holds(self, condition: n.Condition) -> bool:
+        """Whether a condition holds now."""
+        return conditions.holds(condition, self)
+
     def _if(self, s: n.IfBlock) -> None:
-        for arm in s.arms:
-            if arm.condition is None or conditions.holds(arm.condition, self):
-                self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
-                self._block(arm.body)
-                return
-        self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+        arm = arm_taken(s.arms, lambda arm: arm_holds(arm, self.holds))
+        if arm is None:
+            self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+            return
+        self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
+        self._block(arm.body)
 
     def _loop(self, s: n.Loop) -> None:
         passes = 0
-        self.looping += 1
+        cursor = self.cursor
+        conditional = s.condition is not None
+        cursor.enter_loop()
         try:
             while True:
-                if s.condition is not None and conditions.holds(s.condition, self):
-                    ended = "until"
-                    break
-                if passes >= s.bound:
-                    ended = "bound" if s.condition is not None else "count"
+                ended = loop_ended(conditional and conditions.holds(s.condition, self), passes, s.bound,
+                                   conditional)
+                if ended is not None:
                     break
                 self.tick(s.pos)
                 self._block(s.body)
                 passes += 1
         finally:
-            self.looping -= 1
+            cursor.leave_loop()
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
 
     def _choice(self, s: n.ChoiceBlock) -> None:
@@ -318,7 +329,7 @@ class Interpreter:
                          notes=[f"actual: {'; '.join(actual)}"] if actual else [])
 
     def _block(self, body: tuple[n.Statement, ...]) -> None:
-        self.depth += 1
+        self.cursor.enter()
         try:
             for statement in body:
                 self.step(statement)
@@ -327,7 +338,7 @@ class Interpreter:
             if self.pending is not None:
                 self.pending.closed_by_block = True
         finally:
-            self.depth -= 1
+            self.cursor.leave()
 
     def without_defeated(self, s: n.Statement) -> n.Statement | None:
         """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
