@@ -1,7 +1,10 @@
 """The interpreter: walks a script's statements, drives the engine, and emits the event log.
 
-Names are resolved by `dsl.names`, exchanges gathered by `exchanges`,
-conditions tested by `conditions`, and what a run does with the dice a script
+Names are resolved by `dsl.names`, exchanges gathered and resolved by
+`exchanges` (`ExchangeLines`), choices made by `choices` (`MakesChoices`),
+the fallen skipped by `fallen` (`SkipsTheFallen`), placeholders filled by
+`texts`, blocks walked with a `cursor.Cursor`, conditions tested by
+`conditions`, and what a run does with the dice a script
 gives is its `modes.RunMode`. Errors go to one `Diagnostics` sink: a stopping
 sink (`drama run`) raises the first, a collecting one (`drama check`) keeps
 each and the run goes on with the next statement.
@@ -21,11 +24,14 @@ from ..names import Names
 from ..speed import StatementCache, paused_collector
 from ..syntax.moving import moved, moved_error
 from . import choices as ch
+from .choices import MakesChoices
 from . import conditions, fallen
 from .cursor import Cursor, arm_holds, arm_taken, loop_ended
 from .runstate import RunState, copy_pending
-from .flags import State, show
-from .exchanges import ExchangeBuilder, Pending, error_position
+from .flags import State
+from .exchanges import ExchangeBuilder, ExchangeLines, Pending
+from .fallen import SkipsTheFallen
+from .texts import Texts
 from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
@@ -44,7 +50,7 @@ class BudgetSpent(Exception):
         self.error = error
 
 
-class Interpreter:
+class Interpreter(Texts, MakesChoices, SkipsTheFallen, ExchangeLines):
     """Runs scripts on one game table and collects the events.
 
     `errors` is where errors go: None raises the first, a list (or a
@@ -201,39 +207,6 @@ class Interpreter:
         self.spent = saved.spent
         self.shift = 0
 
-    # ------------------------------------------------------------ texts
-
-    def fill(self, text: str, s: n.Statement) -> str:
-        """The text with its placeholders filled in from the state now."""
-        if not placeholders.has_placeholders(text):
-            return text
-        return placeholders.fill(text, Position(s.pos.file, s.pos.line, s.column), self._placeholder)
-
-    def _placeholder(self, inside: str, at: Position) -> str:
-        """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
-        game, names = self.game, self.names
-        if inside in self.state:
-            return show(self.state.values[inside])
-        name, field = placeholders.split(inside, at, names.known())
-        if name not in names.sheets and name not in names.roles:      # one of placeholders.GLOBALS
-            if name == "round":
-                return str(game.round or 0)
-            return game.drama.name if game.drama is not None else ""
-        pid = names.party(n.Name(name, at))
-        sheet = names.sheets[pid]
-        if field == "name":
-            return sheet.name
-        if field == "id":
-            return pid
-        if field == "members":
-            members = list(sheet.members)
-            return (", ".join(members[:-1]) + " and " + members[-1]) if len(members) > 1 else \
-                (members[0] if members else sheet.name)
-        if field == "maximum":
-            return str(sheet.quintessence)
-        state = game.state(pid)
-        return str(state.quintessence if field == "quintessence" else state.damage_pool)
-
     # ------------------------------------------------------------ control flow
 
     def holds(self, condition: n.Condition) -> bool:
@@ -266,53 +239,6 @@ class Interpreter:
             cursor.leave_loop()
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
 
-    def _choice(self, s: n.ChoiceBlock) -> None:
-        offered = []
-        for option in s.options:
-            why = None
-            if option.once and (option.pos.file, option.pos.line) in self.used_once:
-                why = "it was taken once already"
-            elif option.condition is not None and not conditions.holds(option.condition, self):
-                why = f"'{option.text}' does not hold"
-            offered.append(ch.Offered(option.label.text, why is None, option.weight, why))
-        question = ch.Question(s.label.text, tuple(offered), s.pos)
-        if not question.available:
-            raise DramaError("E331", f"no option of the choice '{s.label.text}' is available",
-                             notes=[f"'{o.label}': {o.why}" for o in offered],
-                             hint="add an option without a condition or `once`, taken when no other is")
-        answer = self.answer(question, s.given)
-        taken = next(o for o in s.options if o.label.text == answer.option)
-        if taken.once:
-            self.used_once.add((taken.pos.file, taken.pos.line))
-        self.chosen[s.label.text] = answer.option
-        game = self.game
-        self.events.append(ev.choice(s.pos.file, s.pos.line, question, answer,
-                                     game.drama.name if game.drama else None, game.round))
-        self._block(taken.body)
-
-    def answer(self, question: ch.Question, given: n.Name | None = None) -> ch.Answer:
-        """The answer to a choice: the ONE place a run gets it (see dsl/interpreter/choices.py):
-        the option given in the script, then --choose, then the `ask` hook (the table),
-        then the seeded dice in a lenient run; else E330."""
-        if given is not None and self.mode.keeps_table_calls:
-            if given.text not in question.available:
-                raise ch.unavailable(question, given.text, "in the script", given.pos)
-            return ch.Answer(given.text, "given")
-        label = self.answers.get(question.choice)
-        if label is not None:
-            if label not in question.available:
-                raise ch.unavailable(question, label, "with --choose", None)
-            return ch.Answer(label, "command")
-        if self.ask is not None:
-            label = self.ask(question)
-            if label is not None:
-                if label not in question.available:
-                    raise ch.unavailable(question, label, "at the table", None)
-                return ch.Answer(label, "table")
-        if self.lenient:
-            return ch.Answer(ch.pick(question, lambda total: self.dice.roll(1, total)[0]), "seeded")
-        raise ch.refuse(question)
-
     def _set(self, s: n.SetState) -> None:
         if s.name.text in self.names.known() or s.name.text in placeholders.GLOBALS:
             raise DramaError("E208", f"'{s.name.text}' is a party, a role or a placeholder: a flag or counter "
@@ -339,45 +265,6 @@ class Interpreter:
                 self.pending.closed_by_block = True
         finally:
             self.cursor.leave()
-
-    def without_defeated(self, s: n.Statement) -> n.Statement | None:
-        """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
-        skipped, with a `skipped` event; a joint action or defence goes on
-        without its defeated participants, a recovery without its defeated
-        helpers (`fallen.without_defeated`). Returns the line to run, or None."""
-        game = self.game
-        pending = self.pending
-        if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
-            return None          # part of an exchange that was skipped
-        standing = fallen.without_defeated(s, game, self.names.party)
-        if standing.helpers_down:
-            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.helpers_down), game.drama.name,
-                                          game.round))
-        if standing.down:
-            event = ev.skipped(s.pos.file, self.line(s), list(standing.down), game.drama.name, game.round)
-            if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
-                pending.later.append(event)          # logged after the exchange it belongs to
-            else:
-                self.events.append(event)
-        if standing.targets_down:
-            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.targets_down), game.drama.name,
-                                          game.round, fallen.TARGET_DEFEATED))
-        if standing.statement is None and isinstance(s, n.Action):
-            self.pending = Pending(s, skipped=True, shift=self.shift)
-        return standing.statement
-
-    def against_the_standing(self, s: n.Action) -> n.Action:
-        """At the top level, an action goes on against its standing targets only, with a
-        `skipped` event for the defeated ones; aimed only at the fallen, it is E321 (point 15)."""
-        game = self.game
-        left, down = fallen.against_the_standing(s, game, self.names.party)
-        if left is None:        # (what answers it goes with it: no more errors for its defences)
-            self.pending = Pending(s, skipped=True, shift=self.shift)
-            raise fallen.aimed_at_the_fallen(s, down, game.drama.name)
-        if down:
-            self.events.append(ev.skipped(s.pos.file, self.line(s), list(down), game.drama.name, game.round,
-                                          fallen.TARGET_DEFEATED))
-        return left
 
     # ------------------------------------------------------------ statements
 
@@ -419,113 +306,6 @@ class Interpreter:
 
     def _hold(self, s: n.Hold) -> None:
         self.events.append(ev.held(self.game.hold(self.names.party(s.party)), self.line(s)))
-
-    def _action(self, s: n.Action) -> None:
-        self.pending = Pending(s, shift=self.shift)
-
-    def _attach(self, statement: n.Statement, what: str) -> Pending:
-        pending = self.pending
-        if pending is None:
-            raise DramaError("E002", f"{what} must follow the aggressive action it answers",
-                             expected="an action (`NAME INTENT -> TARGET ...`) just before it")
-        if pending.closed_by_block:
-            raise DramaError("E002", f"{what} must follow its action directly, in the same block: an "
-                             "`if`, `else`, `repeat` or `end` line in between ends the exchange",
-                             hint="put the whole exchange (the action and its defences) in one block")
-        if pending.resolved:
-            raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
-        return pending
-
-    def _defence(self, s: n.Defence) -> None:
-        pending = self._attach(s, "a defence")
-        if not pending.skipped:
-            pending.defences.append(s)
-            pending.defence_shifts.append(self.shift)
-
-    def _tie(self, s: n.Tie) -> None:
-        pending = self._attach(s, "a `tie` line")
-        if self.mode.keeps_table_calls:
-            pending.ties.append(s)
-            pending.tie_shifts.append(self.shift)
-
-    def _split(self, s: n.Split) -> None:
-        pending = self._attach(s, "a `split` line")
-        if pending.split is not None:
-            raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
-        if self.mode.keeps_table_calls:
-            pending.split = s
-            pending.split_shift = self.shift
-
-    def _option(self, s: n.Dictate | n.Reroll) -> None:
-        pending = self.pending
-        if pending is not None and not pending.resolved:
-            self.resolve()
-            if self.pending is None:       # the exchange itself failed (drama check goes on)
-                return
-        if pending is not None and pending.skipped:
-            return
-        pid = self.names.party(s.party)
-        game = self.game
-        drama = game.drama.name if game.drama else None
-        if self.mode.options_need_a_double_win and not any(pid in option.parties for option in game.open_options):
-            # a simulation's dice need not give the table's double win
-            self.events.append(ev.skipped(s.pos.file, self.line(s), [pid], drama, game.round, "no double win"))
-            return
-        if isinstance(s, n.Dictate):
-            result = game.take_option(pid, "dictate", text=self.fill(s.text, s))
-        else:
-            result = game.take_option(pid, "reroll", self.mode.rolled(s.dice))
-        self.events.append(ev.option(result, self.line(s), drama, game.round))
-
-    def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
-        """The engine's inputs (Action, Defences, ties, split) of an exchange as
-        written, with names resolved, checked by `Game.plan` as the exchange
-        would be (`drama odds` plans with them); an error points where it would
-        in a run."""
-        pending = Pending(action, list(defences), list(ties), split)
-        where: dict[str, dict[str, Position]] = {}
-        try:
-            built = self.exchanges.inputs(pending, where)
-            self.game.plan(built[0], built[1])
-        except DramaError as error:
-            error.at(error_position(error, pending, where))
-            raise
-        return built
-
-    def resolve(self) -> None:
-        """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
-        pending = self.pending
-        if pending is None or pending.resolved or pending.skipped:
-            return
-        where: dict[str, dict[str, Position]] = {}
-        try:
-            action, defences, ties, split = self.exchanges.inputs(pending, where)
-            result = self.game.exchange(action, defences, ties, split)
-        except DramaError as error:
-            self.pending = None
-            if pending.moves:       # placed on the lines as written: the exchange read again from copies
-                pending, where = pending.moved(), {}
-                try:
-                    self.exchanges.inputs(pending, where, cached=False)
-                except DramaError as again:
-                    error = again
-            self.fail(error, error_position(error, pending, where))
-            return
-        pending.resolved = True
-        self.last = result
-        line = pending.action.pos.line + pending.shift
-        if result.defeats:
-            self.fallen.update(result.defeats)
-        if self.mode.lean:
-            self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
-        else:
-            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            events = ev.exchange(result, line, qualifiers, split)
-            if pending.action.intent_quoted:
-                events[0]["intent_quoted"] = True
-            self.events.extend(events)
-        if pending.later:
-            self.events.extend(pending.later)
 
     def _recover(self, s: n.Recover) -> None:
         names = self.names

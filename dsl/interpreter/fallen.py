@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from .. import events as ev
 from ..errors import DramaError, RuleError
 from ..syntax import nodes as n
+from .exchanges import Pending
 
 # the statements a defeated party's line is skipped for, inside control flow
 MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
@@ -128,3 +130,47 @@ def standing(lines: Iterable[n.Statement], game, party: Callable[[n.Name], str])
             s = left
         out.append(s)
     return out
+
+
+class SkipsTheFallen:
+    """The interpreter's part that applies the rules above to the line being run, with
+    its `skipped` events; mixed into `core.Interpreter`."""
+
+    def without_defeated(self, s: n.Statement) -> n.Statement | None:
+        """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
+        skipped, with a `skipped` event; a joint action or defence goes on
+        without its defeated participants, a recovery without its defeated
+        helpers (`without_defeated`). Returns the line to run, or None."""
+        game = self.game
+        pending = self.pending
+        if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
+            return None          # part of an exchange that was skipped
+        standing = without_defeated(s, game, self.names.party)
+        if standing.helpers_down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.helpers_down), game.drama.name,
+                                          game.round))
+        if standing.down:
+            event = ev.skipped(s.pos.file, self.line(s), list(standing.down), game.drama.name, game.round)
+            if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
+                pending.later.append(event)          # logged after the exchange it belongs to
+            else:
+                self.events.append(event)
+        if standing.targets_down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.targets_down), game.drama.name,
+                                          game.round, TARGET_DEFEATED))
+        if standing.statement is None and isinstance(s, n.Action):
+            self.pending = Pending(s, skipped=True, shift=self.shift)
+        return standing.statement
+
+    def against_the_standing(self, s: n.Action) -> n.Action:
+        """At the top level, an action goes on against its standing targets only, with a
+        `skipped` event for the defeated ones; aimed only at the fallen, it is E321 (point 15)."""
+        game = self.game
+        left, down = against_the_standing(s, game, self.names.party)
+        if left is None:        # (what answers it goes with it: no more errors for its defences)
+            self.pending = Pending(s, skipped=True, shift=self.shift)
+            raise aimed_at_the_fallen(s, down, game.drama.name)
+        if down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(down), game.drama.name, game.round,
+                                          TARGET_DEFEATED))
+        return left
