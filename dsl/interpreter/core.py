@@ -21,14 +21,15 @@ from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Setting
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
-from ..speed import StatementCache, paused_collector
-from ..syntax.moving import moved, moved_error
+from ..collector import paused_collector
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved, moved_error
 from . import choices as ch
 from .choices import MakesChoices
 from . import conditions, fallen
 from .cursor import Cursor, arm_holds, arm_taken, loop_ended
 from .runstate import RunState, copy_pending
-from .flags import State
+from .named_values import State
 from .exchanges import ExchangeBuilder, ExchangeLines, Pending
 from .fallen import SkipsTheFallen
 from .texts import Texts
@@ -36,7 +37,7 @@ from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
 # before any other statement
-_PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+_PART_OF_EXCHANGE = n.kinds("part_of_exchange")
 # the statements a defeated party's line is skipped for, inside control flow
 _MAY_SKIP = fallen.MAY_SKIP
 
@@ -343,7 +344,7 @@ class Interpreter(Texts, MakesChoices, SkipsTheFallen, ExchangeLines):
 # One handler per kind of statement. A table of the class's functions, not of
 # bound methods kept by each interpreter: those would make every interpreter,
 # and its whole event log, a reference cycle that only the cyclic collector
-# could free (see dsl/speed.py).
+# could free (see dsl/collector.py).
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,

@@ -18,8 +18,8 @@ from ..syntax import nodes as n
 from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..names import Names
-from ..speed import StatementCache
-from ..syntax.moving import moved
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved
 from .modes import RunMode
 
 
@@ -86,7 +86,7 @@ class ExchangeBuilder:
                            s.intent if len(s.actors) == 1 else None, where)
         target = names.party(s.target) if s.target is not None else None
         extras = tuple(names.party(name) for name in s.extra_targets)
-        action = Action(s.intent, parts, target, s.gm_target, tuple(q.text for q in s.qualifiers), extras)
+        action = Action(s.intent, parts, target, s.gm_target, tuple((q.kind, q.text) for q in s.qualifiers), extras)
         defences = tuple(Defence(self.parts(d.parties, d.participants, d.gm, d.uses, d.dice, d.pos,
                                             "defend", where))
                          for d in pending.defences)
@@ -272,10 +272,6 @@ class ExchangeLines:
         if self.mode.lean:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
-            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            events = ev.exchange(result, line, qualifiers, split)
-            if pending.action.intent_quoted:
-                events[0]["intent_quoted"] = True
-            self.events.extend(events)
+            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
         if pending.later:
             self.events.extend(pending.later)

@@ -27,10 +27,10 @@ from ..errors import DramaError, RuleError
 from ..syntax import nodes as n
 from .exchanges import Pending
 
-# the statements a defeated party's line is skipped for, inside control flow
-MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+# the statements a defeated party's line is skipped for, inside control flow (their trait)
+MAY_SKIP = n.kinds("may_skip")
 # the lines that belong to an aggressive action: skipped with it
-_OF_AN_ACTION = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+_OF_AN_ACTION = n.kinds("part_of_exchange")      # its defences, ties, split and options (point 15)
 # the `why` of the `skipped` event of an action's defeated targets (point 15)
 TARGET_DEFEATED = "target defeated"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import placeholders
 from ..errors import Position
 from ..syntax import nodes as n
-from .flags import show
+from ..flags import show
 
 
 class Texts:
