@@ -7,6 +7,7 @@ import asyncio
 import concurrent.futures
 import functools
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -39,6 +40,7 @@ class Session:
         self.published: dict[str, list[lsp.Diagnostic]] = {}
         self.counts: dict[str, int] = {}
         self.versions: dict[str, int] = {}
+        self.log: list[tuple[str, int | None, list[lsp.Diagnostic]]] = []   # every publication, in order
 
     async def __aenter__(self) -> "Session":
         to_server_r, to_server_w = os.pipe()
@@ -53,6 +55,7 @@ class Session:
         def published(params: lsp.PublishDiagnosticsParams):
             self.published[params.uri] = params.diagnostics
             self.counts[params.uri] = self.counts.get(params.uri, 0) + 1
+            self.log.append((params.uri, params.version, params.diagnostics))
 
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         self.client.protocol.set_writer(StdoutWriter(os.fdopen(to_server_w, "wb")))
@@ -195,6 +198,92 @@ def test_diagnostics_of_a_yaml_file_and_of_the_script_it_breaks(folder):
     body(folder)
 
 
+COMPOSE = "services:\n  web:\n    image: nginx\n"
+WORKFLOW = "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n"
+
+
+def test_only_drama_files_get_drama_diagnostics(folder):
+    """Other projects' YAML in the folder (a compose file, a CI workflow, a `setting.yaml` that no
+    scenario names) get no diagnostic; drama's (named by a scenario, with our modeline, `*.cast.yaml`) do."""
+    write(folder, "docker-compose.yaml", COMPOSE)
+    write(folder, ".github/workflows/ci.yaml", WORKFLOW)
+    write(folder, "other/setting.yaml", "services: {}\n")
+    write(folder, ".travis.yml", "language: python\nscript: pytest\n")
+    marked = "# yaml-language-server: $schema=../editors/schemas/setting.schema.json\nrund: 6 seconds\n"
+    write(folder, "extra/house.yaml", marked)
+    write(folder, "extra/more.cast.yaml", "parties: {Kara: {quintessence: six}}\n")
+
+    @session_test
+    async def body(s: Session):
+        for name in ("docker-compose.yaml", ".github/workflows/ci.yaml", "other/setting.yaml", ".travis.yml"):
+            assert await s.open(name, language="yaml") == [], name
+            kind = await s.client.protocol.send_request_async("drama/fileKind", {"uri": s.uri(name)})
+            assert kind is None, name
+        assert [d.code for d in await s.open("extra/house.yaml", language="yaml")] == ["E103"]
+        assert [d.code for d in await s.open("extra/more.cast.yaml", language="yaml")] == ["E104"]
+        bad = EMBERFALL_SETTING.replace("ties: vote", "tie: vote")
+        assert [d.code for d in await s.open("setting.yaml", bad, language="yaml")] == ["E103"]
+        kinds = {name: await s.client.protocol.send_request_async("drama/fileKind", {"uri": s.uri(name)})
+                 for name in ("setting.yaml", "cast.yaml", "scenario.yaml", "script.drama", "extra/house.yaml")}
+        assert kinds == {"setting.yaml": "setting", "cast.yaml": "cast", "scenario.yaml": "scenario",
+                         "script.drama": "script", "extra/house.yaml": "setting"}
+    body(folder)
+
+
+def test_a_burst_of_changes_publishes_the_last_version_and_never_a_stale_one(folder):
+    """Changes coalesced: a burst ends with the diagnostics of its last version, and the versions
+    published only grow."""
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        uri = s.uri("script.drama")
+        for k in range(12):
+            s.versions["script.drama"] += 1
+            text = SCRIPT.replace("-> Overlord", f"-> Overlord{'x' * (k % 3)}")
+            s.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=s.versions["script.drama"]),
+                [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+            await asyncio.sleep(0.01)
+        last = s.versions["script.drama"]
+        deadline = time.monotonic() + 60
+        while not any(u == uri and v == last for u, v, _ in s.log):
+            assert time.monotonic() < deadline, s.log
+            await asyncio.sleep(0.02)
+        versions = [v for u, v, _ in s.log if u == uri]
+        assert versions == sorted(versions) and len(versions) < 12
+        (found,) = s.published[uri]            # k = 11: `Overlordxx`
+        assert found.code == "E201" and "'Overlordxx'" in found.message
+    body(folder)
+
+
+def test_cr_line_endings(folder):
+    """A script with CR-only line endings (the parser reads them, so must the server)."""
+    text = SCRIPT.replace("-> Overlord", "-> Overlrod").replace("\n", "\r")
+    laid = SCRIPT.replace("Kara fireball -> Overlord", "Kara   fireball->Overlord").replace("\n", "\r")
+
+    @session_test
+    async def body(s: Session):
+        (found,) = await s.open("script.drama", text)
+        assert found.code == "E201" and found.range == lsp.Range(lsp.Position(2, 17), lsp.Position(2, 25))
+        await s.change("script.drama", SCRIPT.replace("\n", "\r"))
+        ident = lsp.TextDocumentIdentifier(uri=s.uri("script.drama"))
+        (scene,) = await s.client.text_document_document_symbol_async(lsp.DocumentSymbolParams(ident))
+        assert scene.name == "The Hall" and [c.name for c in scene.children] == ["drama Fight"]
+        party = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("script.drama", 2, 19)))
+        assert party.contents.value.startswith("**Overlord**")
+        where = await s.client.text_document_definition_async(lsp.DefinitionParams(**s.at("script.drama", 3, 3)))
+        assert where.uri == s.uri("cast.yaml")
+        await s.change("script.drama", laid)
+        (edit,) = await s.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+            ident, lsp.FormattingOptions(2, True)))
+        # the edit as a spec-following client applies it: lines end at LF, CRLF or CR
+        lines = re.split(r"\r\n|\r|\n", laid)
+        assert edit.range.start == lsp.Position(0, 0)
+        assert edit.range.end == lsp.Position(len(lines) - 1, len(lines[-1]))
+        assert edit.new_text == SCRIPT
+    body(folder)
+
+
 def test_a_script_that_no_scenario_reads_is_parsed(tmp_path):
     @session_test
     async def body(s: Session):
@@ -209,28 +298,65 @@ def _labels(result) -> list[str]:
     return [item.label for item in result.items]
 
 
-def test_completion_of_keywords_parties_uses_and_include_paths(folder):
+def _apply(line: str, item) -> str:
+    """The line after the client applies a completion item's textEdit (UTF-16 = code points here)."""
+    edit = item.text_edit
+    return line[:edit.range.start.character] + edit.new_text + line[edit.range.end.character:]
+
+
+async def _complete(s: "Session", text: str, line: str):
+    """Completion at the end of `line`, appended to the script (the last line)."""
+    body = text + line
+    await s.change("script.drama", body)
+    number = body.count("\n")
+    return await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", number, len(line))))
+
+
+def test_completion_offers_what_fits_the_place(folder):
     write(folder, "scenes/camp.drama", "> the camp\n")
+    write(folder, "scenario.yaml", SCENARIO + "roles:\n  hero: Kara\n")
+
     @session_test
     async def body(s: Session):
         await s.open("script.drama")
-        text = SCRIPT + "ro\nKara fireball -> Ov\nBren bash -> Goblins with \ninclude \"\n  \n"
-        await s.change("script.drama", text)
-        start = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 5, 2)))
-        assert {"round", "scene", "drama", "end drama", "include", "Kara", "Overlord"} <= set(_labels(start))
-        target = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 6, 19)))
-        assert set(_labels(target)) == {"Kara", "Bren", "Overlord", "Goblins"}
-        uses = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 7, 26)))
+        start = await _complete(s, SCRIPT, "ro")
+        assert _labels(start) == ["round"]
+        first = await _complete(s, SCRIPT, "")
+        assert {"round", "scene", "drama", "end drama", "include", "Kara", "Overlord", "hero"} <= set(_labels(first))
+        # after the actor: her moves and the statement verbs, not the 76 keywords
+        kara = _labels(await _complete(s, SCRIPT, "Kara "))
+        assert "fireball" in kara and {"defends", "recovers", "holds"} <= set(kara)
+        assert not {"a", "an", "false", "of", "scene"} & set(kara)
+        # a target: the parties but the actor
+        target = await _complete(s, SCRIPT, "Kara fireball -> Ov")
+        assert _labels(target) == ["Overlord"]
+        assert set(_labels(await _complete(s, SCRIPT, "Kara fireball -> "))) == {"hero", "Bren", "Overlord", "Goblins"}
+        # after `with`: the party's traits, treasures and moves; after `+`, only the other kind
+        uses = await _complete(s, SCRIPT, "Bren bash -> Goblins with ")
         assert set(_labels(uses)) == {"Strength", "Healing", "Iron Shield", "Rope"}
-        kara = SCRIPT + "Kara fireball -> Overlord with \n"
-        await s.change("script.drama", kara)
-        moves = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 5, 31)))
-        assert "Sorcery + Ember Staff" in _labels(moves) and "Agility" in _labels(moves)
-        await s.change("script.drama", text)
-        paths = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 8, 9)))
-        assert _labels(paths) == ["scenes/camp.drama"]
-        participant = await s.client.text_document_completion_async(lsp.CompletionParams(**s.at("script.drama", 9, 2)))
-        assert set(_labels(participant)) == {"Kara", "Bren", "Overlord", "Goblins"}
+        moves = _labels(await _complete(s, SCRIPT, "Kara fireball -> Overlord with "))
+        assert moves[0] == "Sorcery + Ember Staff" and "Agility" in moves
+        assert _labels(await _complete(s, SCRIPT, "Kara fireball -> Overlord with Sorcery + ")) == [
+            "Ember Staff", "Lucky Coin"]
+        # every item replaces what is typed: `Ember S` becomes `Ember Staff`, not `Ember Ember Staff`
+        line = "Kara fireball -> Overlord with Sorcery + Ember S"
+        (staff,) = (await _complete(s, SCRIPT, line)).items
+        assert _apply(line, staff) == "Kara fireball -> Overlord with Sorcery + Ember Staff"
+        # conditions: after a party, what a condition says of it
+        hero = _labels(await _complete(s, SCRIPT, "if hero "))
+        assert {"is defeated", "won the last exchange", "quintessence"} <= set(hero)
+        assert not {"Kara", "Bren", "Overlord"} & set(hero)
+        assert {"hero", "Kara", "not", "round"} <= set(_labels(await _complete(s, SCRIPT, "if ")))
+        # the parties of a dramatic situation, each once, and no repeats of a role
+        listed = _labels(await _complete(s, SCRIPT, 'drama "Again" with Kara, '))
+        assert "Kara" not in listed and "Bren" in listed and "a chase" in listed
+        assert len(listed) == len(set(listed))
+        assert _labels(await _complete(s, SCRIPT, "Kara fireball -> Overlord, ro")) == ["roll", "rolled"]
+        assert _labels(await _complete(s, SCRIPT, 'include "')) == ["scenes/camp.drama"]
+        assert set(_labels(await _complete(s, SCRIPT, "  "))) == {"hero", "Kara", "Bren", "Overlord", "Goblins"}
+        assert _labels(await _complete(s, SCRIPT, "> Kara ")) == []
+        for result in (start, first, target, uses):
+            assert all(item.text_edit is not None for item in result.items)
     body(folder)
 
 
