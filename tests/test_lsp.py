@@ -479,3 +479,66 @@ def test_drama_lsp_speaks_over_standard_input_and_output(folder):
         client.exit(None)
         await client.stop()
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- the story as you type, the map
+
+def _bundled(tmp_path: Path, name: str) -> None:
+    for path in (SCENARIOS / name).rglob("*"):
+        if path.is_file():
+            write(tmp_path, str(path.relative_to(SCENARIOS / name)), path.read_text())
+
+
+def test_the_preview_tells_the_run_as_the_writer_types_and_answers_its_choices(tmp_path):
+    _bundled(tmp_path, "river-veyne")
+
+    @session_test
+    async def body(s: Session):
+        await s.open("river-veyne.drama")
+        ask = functools.partial(s.client.workspace_execute_command_async)
+        uri = s.uri("river-veyne.drama")
+        first = await ask(lsp.ExecuteCommandParams("drama.preview", [uri, {"seed": 0}]))
+        assert first["error"] is None and first["title"] == "The River Veyne"
+        (choice,) = first["choices"]
+        assert choice["label"] == "At the river" and choice["by"] == "seeded"
+        assert set(choice["options"]) == {"Wade across", "Look for the ford"}
+        # each told event is linked to its line of the script
+        told = [line for line in first["lines"] if line["line"] is not None]
+        text = (tmp_path / "river-veyne.drama").read_text().split("\n")
+        assert told and all(line["uri"] == uri for line in told)
+        narration = next(line for line in told if "Spring melt" in line["text"])
+        assert text[narration["line"]].startswith("> Spring melt")
+        # the writer answers the choice in the preview
+        other = next(o for o in choice["options"] if o != choice["taken"])
+        answered = await ask(lsp.ExecuteCommandParams("drama.preview", [uri, {"seed": 0, "choices": {
+            "At the river": other}}]))
+        assert answered["choices"][0]["taken"] == other and answered["choices"][0]["by"] != "seeded"
+        # ... and types: the preview follows the buffer, not the file on disk
+        edited = "\n".join(text).replace("Spring melt has swollen the Veyne.", "The Veyne roars.")
+        await s.change("river-veyne.drama", edited)
+        again = await ask(lsp.ExecuteCommandParams("drama.preview", [uri, {"seed": 0}]))
+        assert any("The Veyne roars." in line["text"] for line in again["lines"])
+        story = await ask(lsp.ExecuteCommandParams("drama.preview", [uri, {"seed": 0, "view": "transcript"}]))
+        assert story["view"] == "transcript" and any("The Veyne roars." in l["text"] for l in story["lines"])
+        # the map: scenes, choices and their options
+        graph = again["map"]
+        assert graph.startswith("flowchart TD") and '{"choose At the river"}' in graph
+        assert '-- "Wade across" -->' in graph and '-- "Look for the ford" -->' in graph
+        # an error is shown, with where it is
+        broken = await s.change("river-veyne.drama", edited.replace("choose \"At the river\"", "choose At"))
+        assert broken
+        bad = await ask(lsp.ExecuteCommandParams("drama.preview", [uri, {"seed": 0}]))
+        assert bad["error"] and bad["error_line"] is not None
+    body(tmp_path)
+
+
+def test_the_map_shows_included_files(tmp_path):
+    _bundled(tmp_path, "grey-ford")
+
+    @session_test
+    async def body(s: Session):
+        await s.open("grey-ford.drama")
+        found = await s.client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            "drama.preview", [s.uri("grey-ford.drama"), {}]))
+        assert '[["include far-bank.drama"]]' in found["map"] and '"scene The Far Bank"' in found["map"]
+    body(tmp_path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ from .diagnostics import lines_reader, to_diagnostic
 from .live import Live
 from .navigation import KEYWORD_HELP
 from .positions import character, column, split_lines
+from .preview import preview
 
 __all__ = ["make_server", "KEYWORD_HELP", "DramaServer"]
 
@@ -92,6 +95,25 @@ def make_server(delay: float = 0.04) -> DramaServer:
         """Whether a file is drama's, and which kind ("script", "scenario", "setting", "cast", "plan"):
         the VS Code extension gives the YAML extension our schemas only for drama's files."""
         return files.kind(path_of(params.uri))
+
+    @server.command("drama.preview")
+    async def preview_command(ls: DramaServer, *args):
+        """`drama.preview URI [{"seed": 0, "choices": {LABEL: OPTION}, "view": "log" | "transcript"}]`:
+        a run of the scenario that reads the document, over the buffers (see preview.py)."""
+        uri, options = args[0], dict(args[1]) if len(args) > 1 and args[1] else {}
+        path = path_of(uri)
+        scenario = path if files.kind(path) == "scenario" else next(
+            (check.scenario for check in files.checks_of(path)), None)
+        if scenario is None:
+            found = files.scenario(path)
+            scenario = found.path if found is not None else None
+        if scenario is None:
+            return {"error": f"no scenario reads {os.path.basename(path)}: a preview runs a scenario",
+                    "lines": [], "choices": [], "map": ""}
+        texts = dict(files.texts)
+        return await asyncio.get_running_loop().run_in_executor(None, functools.partial(
+            preview, scenario, texts, seed=int(options.get("seed") or 0),
+            choices=dict(options.get("choices") or {}), view=str(options.get("view") or "log")))
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
                     lsp.CompletionOptions(trigger_characters=[" ", '"', ">", "+", "/", ","]))
