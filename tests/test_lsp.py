@@ -542,3 +542,113 @@ def test_the_map_shows_included_files(tmp_path):
             "drama.preview", [s.uri("grey-ford.drama"), {}]))
         assert '[["include far-bank.drama"]]' in found["map"] and '"scene The Far Bank"' in found["map"]
     body(tmp_path)
+
+
+# ---------------------------------------------------------------- what a writer navigates with
+
+def _text_after(text: str, edits) -> str:
+    """`text` with the edits of one file applied, as a client does (from the last to the first)."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        line = lines[edit.range.start.line]
+        lines[edit.range.start.line] = line[:edit.range.start.character] + edit.new_text + line[edit.range.end.character:]
+    return "\n".join(lines)
+
+
+def test_rename_a_party_a_trait_and_a_move_across_the_cast_and_every_script(folder):
+    write(folder, "scenes/more.drama", "Kara fireball -> Goblins with Sorcery, roll\nif Kara is defeated\n> gone\nend\n")
+    script = SCRIPT.replace("end drama\n", 'include "scenes/more.drama"\nend drama\n')
+    write(folder, "script.drama", script)
+    write(folder, "scenario.yaml", SCENARIO + "roles:\n  hero: Kara\n")
+
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        # a party: its key in the cast, the role bound to it, every script
+        where = lsp.RenameParams(**s.at("script.drama", 2, 1), new_name="Kara Vell")
+        edit = await s.client.text_document_rename_async(where)
+        changes = edit.changes
+        assert set(changes) == {s.uri("script.drama"), s.uri("scenes/more.drama"), s.uri("cast.yaml"),
+                                s.uri("scenario.yaml")}
+        assert _text_after(script, changes[s.uri("script.drama")]).split("\n")[1:3] == [
+            'drama "Fight" with Kara Vell, Bren, Overlord',
+            '"Kara Vell" fireball -> Overlord with Sorcery + Ember Staff, rolled 6 6']
+        more = _text_after((folder / "scenes/more.drama").read_text(), changes[s.uri("scenes/more.drama")])
+        assert more.startswith('"Kara Vell" fireball') and "if Kara Vell is defeated" in more
+        cast = _text_after(EMBERFALL_CAST, changes[s.uri("cast.yaml")])
+        assert "  Kara Vell:\n    name: Kara the Ember-Witch" in cast
+        assert "hero: Kara Vell" in _text_after((folder / "scenario.yaml").read_text(), changes[s.uri("scenario.yaml")])
+        # a trait: Kara's only, and in her moves too
+        trait = await s.client.text_document_rename_async(lsp.RenameParams(**s.at("script.drama", 2, 32),
+                                                                            new_name="Pyromancy"))
+        cast = _text_after(EMBERFALL_CAST, trait.changes[s.uri("cast.yaml")])
+        assert "traits: {Pyromancy: 3, Agility: 1}" in cast and "fireball: Pyromancy + Ember Staff" in cast
+        assert "Pyromancy" in _text_after((folder / "scenes/more.drama").read_text(),
+                                          trait.changes[s.uri("scenes/more.drama")])
+        # a move, from the cast
+        line = EMBERFALL_CAST.split("\n").index("      fireball: Sorcery + Ember Staff")
+        move = await s.client.text_document_rename_async(lsp.RenameParams(**s.at("cast.yaml", line, 8),
+                                                                           new_name="firestorm"))
+        assert _text_after(script, move.changes[s.uri("script.drama")]).split("\n")[2].startswith("Kara firestorm ->")
+        refs = await s.client.text_document_references_async(lsp.ReferenceParams(
+            **s.at("script.drama", 2, 20), context=lsp.ReferenceContext(include_declaration=True)))
+        assert {r.uri for r in refs} == {s.uri("script.drama"), s.uri("cast.yaml")}
+        assert len([r for r in refs if r.uri == s.uri("script.drama")]) == 3     # drama line, target, defence
+    body(folder)
+
+
+def test_code_actions_fix_a_did_you_mean_and_add_a_missing_defence(folder):
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        for typo, code in ((SCRIPT.replace("-> Overlord", "-> Overlrod"), "E201"),
+                           (SCRIPT.replace("with Cunning", "with Cunnin"), "E202")):
+            (diagnostic,) = await s.change("script.drama", typo)
+            assert diagnostic.code == code
+            (fix,) = await s.client.text_document_code_action_async(lsp.CodeActionParams(
+                lsp.TextDocumentIdentifier(s.uri("script.drama")), diagnostic.range,
+                lsp.CodeActionContext(diagnostics=[diagnostic])))
+            fixed = _text_after(typo, fix.edit.changes[s.uri("script.drama")])
+            assert fixed.split("\n")[diagnostic.range.start.line] == SCRIPT.split("\n")[diagnostic.range.start.line]
+        bare = SCRIPT.replace("Overlord defends with Cunning, rolled 2\n", "")
+        await s.change("script.drama", bare)
+        (add,) = await s.client.text_document_code_action_async(lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(s.uri("script.drama")), lsp.Range(lsp.Position(2, 0), lsp.Position(2, 0)),
+            lsp.CodeActionContext(diagnostics=[])))
+        assert add.title == "Add a defence for Overlord"
+        added = _text_after(bare, add.edit.changes[s.uri("script.drama")])
+        assert added.split("\n")[3] == "Overlord defends with Cunning + Obsidian Crown, roll"
+        assert [d.code for d in await s.change("script.drama", added)] == ["W004"]   # it checks (a roll may tie)
+    body(folder)
+
+
+def test_folding_semantic_tokens_and_workspace_symbols(folder):
+    script = SCRIPT + 'choose "Next"\noption "Run"\n> away\noption "Stay"\n> here\nend\nif Kara is defeated\n> gone\nend\n'
+
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama", script)
+        ident = lsp.TextDocumentIdentifier(s.uri("script.drama"))
+        folds = await s.client.text_document_folding_range_async(lsp.FoldingRangeParams(ident))
+        spans = {(f.start_line, f.end_line) for f in folds}
+        assert {(5, 10), (11, 13), (1, 4), (0, 13)} <= spans, spans
+        tokens = (await s.client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(ident))).data
+        legend = s.capabilities.semantic_tokens_provider.legend.token_types
+        decoded, line, start = [], 0, 0
+        lines = script.split("\n")
+        for k in range(0, len(tokens), 5):
+            dl, ds, length, kind, _ = tokens[k:k + 5]
+            line, start = line + dl, (start + ds if dl == 0 else ds)
+            decoded.append((lines[line][start:start + length], legend[kind]))
+        assert ("Kara", "variable") in decoded and ("fireball", "function") in decoded
+        assert ("Sorcery", "property") in decoded and ("Ember Staff", "enumMember") in decoded
+        assert ("Cunning", "property") in decoded
+        found = await s.client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="fi"))
+        names = {symbol.name for symbol in found}
+        assert "drama Fight" in names
+        parties = await s.client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="Over"))
+        assert any(p.name == "Overlord" and p.location.uri == s.uri("cast.yaml") for p in parties)
+        outline = await s.client.text_document_document_symbol_async(lsp.DocumentSymbolParams(ident))
+        assert [c.name for c in outline[0].children] == ["drama Fight", 'choose "Next"']
+        assert [o.name for o in outline[0].children[1].children] == ['option "Run"', 'option "Stay"']
+    body(folder)

@@ -186,7 +186,7 @@ def outline(workspace: Workspace, path: str) -> list[lsp.DocumentSymbol]:
         return []
     script, lines = _parsed(workspace, path)
     flat = _flat(script.statements)
-    last = len(lines) - 1
+    last = max((k for k, line in enumerate(lines) if line.strip()), default=0)     # (not the final newline's)
     inner: list[tuple[int, lsp.DocumentSymbol]] = []
     for i, statement in enumerate(flat):
         line = statement.pos.line - 1

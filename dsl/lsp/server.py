@@ -15,7 +15,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..completion import complete
 from ..names import Names
-from . import navigation
+from . import navigation, references, tokens
+from .actions import code_actions
 from .analysis import Snapshot, Workspace
 from .diagnostics import lines_reader, to_diagnostic
 from .live import Live
@@ -158,6 +159,38 @@ def make_server(delay: float = 0.04) -> DramaServer:
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding(ls: DramaServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
         return navigation.folding(files, path_of(params.text_document.uri))
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def find_references(ls: DramaServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        return references.references(files, path_of(params.text_document.uri), params.position)
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: DramaServer, params: lsp.PrepareRenameParams):
+        path = path_of(params.text_document.uri)
+        target = references.target_at(files, path, params.position)
+        if target is None:
+            return None
+        line = files.lines(target.file)[target.line - 1]
+        return lsp.PrepareRenamePlaceholder(range=lsp.Range(
+            lsp.Position(target.line - 1, character(line, target.start + 1)),
+            lsp.Position(target.line - 1, character(line, target.end + 1))), placeholder=target.text)
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    def rename(ls: DramaServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        return references.rename(files, path_of(params.text_document.uri), params.position, params.new_name)
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(ls: DramaServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return code_actions(files, path_of(params.text_document.uri), params)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, tokens.LEGEND)
+    def semantic(ls: DramaServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+        return tokens.semantic_tokens(files, path_of(params.text_document.uri))
+
+    @server.feature(lsp.WORKSPACE_SYMBOL)
+    def symbols_of_workspace(ls: DramaServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+        return references.workspace_symbols(files, params.query)
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: DramaServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
