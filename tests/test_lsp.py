@@ -652,3 +652,45 @@ def test_folding_semantic_tokens_and_workspace_symbols(folder):
         assert [c.name for c in outline[0].children] == ["drama Fight", 'choose "Next"']
         assert [o.name for o in outline[0].children[1].children] == ['option "Run"', 'option "Stay"']
     body(folder)
+
+
+# ---------------------------------------------------------------- diagnostics with their context, the cause once
+
+def test_a_diagnostic_says_through_which_scenario_and_what_its_roles_are_there(tmp_path):
+    """ashen-pass is played by two casts: `hero` is Kara in one, Ysolde in the other; Kara's trait
+    is wrong only for Ysolde, and the diagnostic says so."""
+    _bundled(tmp_path, "ashen-pass")
+    text = (tmp_path / "ashen-pass.drama").read_text().replace(
+        "hero strike -> wolves, roll", "hero strike -> wolves with Sorcery, roll", 1)
+
+    @session_test
+    async def body(s: Session):
+        found = await s.open("ashen-pass.drama", text)
+        (error,) = [d for d in found if d.severity == lsp.DiagnosticSeverity.Error]
+        assert error.code == "E202" and "Ysolde" in error.message
+        assert 'note: in the scenario with-wanderers.yaml ("The Ashen Pass (Ysolde and Anselm)"), where hero is ' \
+            'Ysolde' in error.message, error.message
+    body(tmp_path)
+
+
+def test_one_typo_is_one_diagnostic_in_the_editor_and_on_the_command_line(tmp_path):
+    """A misspelt party on the `drama` line was 10 diagnostics, 9 of them follow-ons of the dry run
+    (no situation began); a misspelt trait added a stray E401 further down."""
+    _bundled(tmp_path, "emberfall")
+    good = (tmp_path / "throne-hall.drama").read_text()
+    mutations = [good.replace("with Kara, Bren, Overlord, Goblins", "with Kara, Bren, Overlrod, Goblins", 1),
+                 good.replace("with Sorcery + Ember Staff", "with Sorcry + Ember Staff", 1),
+                 good.replace("Overlord crush -> Bren", "Overlord crush -> Brne", 1)]
+
+    @session_test
+    async def body(s: Session):
+        await s.open("throne-hall.drama")
+        for mutated in mutations:
+            found = await s.change("throne-hall.drama", mutated)
+            assert len([d for d in found if d.severity == lsp.DiagnosticSeverity.Error]) == 1, \
+                [(d.code, d.range.start.line, d.message.split("\n")[0]) for d in found]
+    body(tmp_path)
+    for mutated in mutations:
+        write(tmp_path, "throne-hall.drama", mutated)
+        checked = drama("check", tmp_path / "scenario.yaml")
+        assert checked.stderr.count("error[") == 1, checked.stderr
