@@ -122,9 +122,37 @@ async def main(args) -> None:
     print(f"publications: {len(published)}; a stale version published after a newer one: {stale} times")
     print(f"completion during the bursts: median {statistics.median(completions):.1f} ms, "
           f"max {max(completions):.1f} ms ({len(completions)} requests; idle {idle * 1000:.1f} ms)")
+    if not args.source:
+        await preview(client, args)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
+
+
+async def preview(client, args) -> None:
+    """The story preview of a bundled scenario (river-veyne), asked after each of 10 edits."""
+    import shutil
+    folder = Path(tempfile.mkdtemp(prefix="drama-lsp-preview-"))
+    shutil.copytree(ROOT / "scenarios" / "river-veyne", folder, dirs_exist_ok=True)
+    path = folder / "river-veyne.drama"
+    uri = from_fs_path(str(path))
+    text = path.read_text()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="drama", version=1, text=text)))
+    times = []
+    for k in range(10):
+        edited = text.replace("Spring melt has swollen the Veyne.", f"The Veyne is {k} feet higher.")
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=k + 2),
+            [lsp.TextDocumentContentChangeWholeDocument(text=edited)]))
+        start = time.perf_counter()
+        found = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            "drama.preview", [uri, {"seed": k}]))
+        times.append((time.perf_counter() - start) * 1000)
+        assert any(f"{k} feet higher" in line["text"] for line in found["lines"]), found.get("error")
+        await asyncio.sleep(0.2)
+    print(f"the story preview of river-veyne after an edit: median {statistics.median(times):.0f} ms, "
+          f"max {max(times):.0f} ms (10 edits)")
 
 
 if __name__ == "__main__":
