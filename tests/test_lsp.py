@@ -523,6 +523,7 @@ def test_the_preview_tells_the_run_as_the_writer_types_and_answers_its_choices(t
         # the map: scenes, choices and their options
         graph = again["map"]
         assert graph.startswith("flowchart TD") and '{"choose At the river"}' in graph
+        assert again["map_svg"].startswith("<svg") and "choose At the river" in again["map_svg"]
         assert '-- "Wade across" -->' in graph and '-- "Look for the ford" -->' in graph
         # an error is shown, with where it is
         broken = await s.change("river-veyne.drama", edited.replace("choose \"At the river\"", "choose At"))

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from typing import Any, Iterable
@@ -28,7 +29,8 @@ _LOGGED = re.compile(r"^ {0,6}(?P<line>\d+)  ")
 def preview(scenario_path: str, texts: dict[str, str], *, seed: int = 0, choices: dict[str, str] | None = None,
             view: str = "log") -> dict[str, Any]:
     """The preview of one run: {"title", "scenario", "seed", "view", "lines": [{"text", "uri", "line"}],
-    "choices": [{"label", "line", "options", "taken", "by"}], "map", "error"}. `line` is 0-based."""
+    "choices": [{"label", "line", "options", "taken", "by"}], "map" (Mermaid), "map_svg", "error"}.
+    `line` is 0-based."""
     from ..pipeline import Program
     from ..render import render
     out: dict[str, Any] = {"scenario": from_fs_path(scenario_path), "seed": seed, "view": view, "title": "",
@@ -38,6 +40,7 @@ def preview(scenario_path: str, texts: dict[str, str], *, seed: int = 0, choices
             program = Program.compile(scenario_path)
             out["title"] = program.scenario.title
             out["map"] = adventure_map(program.script.statements)
+            out["map_svg"] = adventure_map(program.script.statements, "svg")
             events = program.run(seed=seed, lenient=True, choices=dict(choices or {}))
         except DramaError as error:
             out["error"] = error.format() if hasattr(error, "format") else str(error)
@@ -68,23 +71,64 @@ def _label(text: str) -> str:
 
 
 class _Graph:
-    """Nodes and edges of a Mermaid flowchart, made by walking the statements."""
+    """Nodes and edges of the map, made by walking the statements; written as Mermaid or SVG."""
 
     def __init__(self) -> None:
-        self.lines: list[str] = ["flowchart TD"]
-        self.count = 0
+        self.nodes: list[tuple[str, str, str, int | None]] = []      # (id, text, shape, line)
+        self.arrows: list[tuple[str, str, str | None]] = []          # (from, to, label)
 
-    def node(self, text: str, shape: str = "box") -> str:
-        self.count += 1
-        name = f"n{self.count}"
-        left, right = {"box": ("[", "]"), "choice": ("{", "}"), "drama": ("([", "])"), "file": ("[[", "]]")}[shape]
-        self.lines.append(f'  {name}{left}"{_label(text)}"{right}')
+    def node(self, text: str, shape: str = "box", line: int | None = None) -> str:
+        name = f"n{len(self.nodes) + 1}"
+        self.nodes.append((name, text, shape, line))
         return name
 
     def edges(self, frontier: list[tuple[str, str | None]], to: str) -> None:
-        for name, label in frontier:
+        self.arrows += [(name, to, label) for name, label in frontier]
+
+    def mermaid(self) -> str:
+        out = ["flowchart TD"]
+        for name, text, shape, _line in self.nodes:
+            left, right = {"box": ("[", "]"), "choice": ("{", "}"), "drama": ("([", "])"), "file": ("[[", "]]")}[shape]
+            out.append(f'  {name}{left}"{_label(text)}"{right}')
+        for start, end, label in self.arrows:
             arrow = f' -- "{_label(label)}" --> ' if label else " --> "
-            self.lines.append(f"  {name}{arrow}{to}")
+            out.append(f"  {start}{arrow}{end}")
+        return "\n".join(out) + "\n"
+
+    def svg(self) -> str:
+        """A plain drawing: each node on the row of its longest way from the start, edges as lines."""
+        rank = {self.nodes[0][0]: 0} if self.nodes else {}
+        for _ in range(len(self.nodes)):                 # the map has no cycle: this settles
+            for start, end, _label_ in self.arrows:
+                if start in rank and rank.get(end, -1) < rank[start] + 1:
+                    rank[end] = rank[start] + 1
+        rows: dict[int, list[str]] = {}
+        for name, *_ in self.nodes:
+            rows.setdefault(rank.get(name, 0), []).append(name)
+        width, height, gap_x, gap_y = 190, 34, 30, 46
+        place = {name: (20 + k * (width + gap_x), 20 + r * (height + gap_y))
+                 for r, names in rows.items() for k, name in enumerate(names)}
+        wide = max((len(names) for names in rows.values()), default=1) * (width + gap_x) + 20
+        tall = (max(rows, default=0) + 1) * (height + gap_y) + 20
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{wide}" height="{tall}" font-size="12" '
+               'font-family="sans-serif">']
+        for start, end, label in self.arrows:
+            (x1, y1), (x2, y2) = place[start], place[end]
+            a, b = (x1 + width / 2, y1 + height), (x2 + width / 2, y2)
+            out.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="currentColor"/>')
+            if label:
+                out.append(f'<text x="{(a[0] + b[0]) / 2 + 4}" y="{(a[1] + b[1]) / 2}" fill="currentColor">'
+                           f'{html.escape(label)}</text>')
+        for name, text, shape, line in self.nodes:
+            x, y = place[name]
+            rounded = {"box": 2, "choice": 0, "drama": 16, "file": 6}[shape]
+            dashed = ' stroke-dasharray="4 2"' if shape == "choice" else ""
+            at = "" if line is None else line
+            out.append(f'<g data-line="{at}"><rect x="{x}" y="{y}" width="{width}" height="{height}" '
+                       f'rx="{rounded}" fill="none" stroke="currentColor"{dashed}/>'
+                       f'<text x="{x + 8}" y="{y + 21}" fill="currentColor">{html.escape(text[:30])}</text></g>')
+        out.append("</svg>")
+        return "\n".join(out) + "\n"
 
     def walk(self, statements: Iterable[nodes.Statement], frontier: list[tuple[str, str | None]],
              file: str | None) -> list[tuple[str, str | None]]:
@@ -95,11 +139,11 @@ class _Graph:
                 self.edges(frontier, name)
                 frontier, file = [(name, None)], where
             if isinstance(statement, nodes.Scene):
-                name = self.node(f"scene {statement.title}")
+                name = self.node(f"scene {statement.title}", "box", statement.pos.line - 1)
             elif isinstance(statement, nodes.DramaBegin):
-                name = self.node(f"drama {statement.name}", "drama")
+                name = self.node(f"drama {statement.name}", "drama", statement.pos.line - 1)
             elif isinstance(statement, nodes.ChoiceBlock):
-                name = self.node(f"choose {statement.label.text}", "choice")
+                name = self.node(f"choose {statement.label.text}", "choice", statement.pos.line - 1)
                 self.edges(frontier, name)
                 after: list[tuple[str, str | None]] = []
                 for option in statement.options:
@@ -124,13 +168,19 @@ class _Graph:
         return frontier
 
 
-def adventure_map(statements: Iterable[nodes.Statement]) -> str:
-    """The adventure as a Mermaid flowchart: scenes, dramatic situations, included files, choices and
-    their options (an edge labelled with each option), in the order a run meets them."""
+def _graph(statements: Iterable[nodes.Statement]) -> _Graph:
     statements = list(statements)
     graph = _Graph()
     first = statements[0].pos.file if statements and statements[0].pos else None
     start = graph.node("start", "drama")
     frontier = graph.walk(statements, [(start, None)], first)
     graph.edges(frontier, graph.node("the end", "drama"))
-    return "\n".join(graph.lines) + "\n"
+    return graph
+
+
+def adventure_map(statements: Iterable[nodes.Statement], form: str = "mermaid") -> str:
+    """The adventure as a Mermaid flowchart (or an SVG drawing of it): scenes, dramatic situations,
+    included files, choices and their options (an edge labelled with each option), in the order a
+    run meets them."""
+    graph = _graph(statements)
+    return graph.svg() if form == "svg" else graph.mermaid()

@@ -78,6 +78,13 @@
     options = message.options;
     bar(message.preview);
     story(message.preview);
-    document.getElementById("map").textContent = message.preview.map || "";
+    // the map: the server's SVG drawing (made from our own data, not the page's), its Mermaid text below
+    const map = document.getElementById("map");
+    map.replaceChildren();
+    if (message.preview.map_svg) {
+      const drawing = new DOMParser().parseFromString(message.preview.map_svg, "image/svg+xml").documentElement;
+      map.appendChild(document.importNode(drawing, true));
+    }
+    document.getElementById("mermaid").textContent = message.preview.map || "";
   });
 })();

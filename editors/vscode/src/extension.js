@@ -104,7 +104,8 @@ class Preview {
     return `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${csp} 'unsafe-inline'; script-src ${csp};">
 <link rel="stylesheet" href="${media("preview.css")}"></head>
-<body><div id="bar"></div><div id="story"></div><h2>The map of the adventure</h2><pre id="map"></pre>
+<body><div id="bar"></div><div id="story"></div><h2>The map of the adventure</h2><div id="map"></div>
+<details><summary>Mermaid</summary><pre id="mermaid"></pre></details>
 <script src="${media("preview.js")}"></script></body></html>`;
   }
 }
