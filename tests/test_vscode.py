@@ -70,3 +70,12 @@ def test_it_packages_into_a_vsix(tmp_path):
     # bundled: no node_modules, no sources, a handful of files (not 167)
     assert not any("node_modules" in name or name.startswith("extension/src/") for name in names), names
     assert len(names) < 25, sorted(names)
+
+
+def test_the_client_and_the_preview_page_are_valid_javascript():
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    for script in (VSCODE / "src" / "extension.js", VSCODE / "media" / "preview.js"):
+        done = subprocess.run([node, "--check", str(script)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
