@@ -198,11 +198,11 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
                 "W020", f"the dry run stopped here, after {budget:,} statements in loops: what comes "
                 "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
                 hint="a run of this script may stop at the limit of the statements loops repeat (E012)"))
-        # what the run met is reported once, at the place the run met it; after its first error the
-        # dry run no longer runs what the script means (a situation that did not begin, an exchange
-        # that did not happen), so its later errors of the rules are that one's follow-ons: not
-        # reported (a misspelt name is wrong in any state: those are all kept)
-        met = _up_to_first_error(list(met))
+        # what the run met is reported once, at the place the run met it; after a name it could not
+        # find (a typo: the statement did not run, a situation did not begin) the dry run no longer
+        # runs what the script means, so its later errors of the rules are follow-ons of the typo,
+        # not reported (names not found are all kept: a misspelt name is wrong in any state)
+        met = _without_follow_ons(list(met))
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
             sink.report(error)
@@ -210,10 +210,10 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
     return errors
 
 
-def _up_to_first_error(met: list[DramaError]) -> list[DramaError]:
-    """What a dry run met up to its first error, and after it only the warnings and the names not
-    found (E2xx), which do not depend on the run's state."""
-    first = next((k for k, e in enumerate(met) if not e.is_warning), None)
+def _without_follow_ons(met: list[DramaError]) -> list[DramaError]:
+    """What a dry run met, without the errors of the rules that come after its first name not found
+    (E2xx): the warnings and the other names not found are kept."""
+    first = next((k for k, e in enumerate(met) if e.code.startswith("E2")), None)
     if first is None:
         return met
     return met[:first + 1] + [e for e in met[first + 1:] if e.is_warning or e.code.startswith("E2")]
