@@ -25,6 +25,7 @@ from .interpreter import FRESH, PLAY, SIMULATE, Interpreter, RunMode
 from .limits import check_budget
 from .interpreter.choices import Ask, check_answers
 from .loader import Scenario, bind, load_scenario
+from .followons import without_follow_ons
 from .names import Names
 from .syntax import parse
 from .source import SourceMap
@@ -170,7 +171,17 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         except DramaError as error:
             Diagnostics(into=errors).report(error)
             return errors
-    source = scenario.script
+    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient)
+    errors[:] = without_follow_ons(errors, scenario.script, lambda fixed: _findings(
+        scenario, fixed, cast_ok, seed=seed, lenient=lenient))
+    errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
+    return errors
+
+
+def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool) -> list[DramaError]:
+    """What `drama check` finds in a scenario's script: syntax, includes, and (with a good cast)
+    every branch checked and the dry run."""
+    errors: list[DramaError] = []
     sources = SourceMap.of(source)
     sink = Diagnostics(into=errors, place=sources.place)
     try:
@@ -198,25 +209,11 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
                 "W020", f"the dry run stopped here, after {budget:,} statements in loops: what comes "
                 "later was not run (the names inside blocks were still checked)", position=interpreter.spent.position,
                 hint="a run of this script may stop at the limit of the statements loops repeat (E012)"))
-        # what the run met is reported once, at the place the run met it; after a name it could not
-        # find (a typo: the statement did not run, a situation did not begin) the dry run no longer
-        # runs what the script means, so its later errors of the rules are follow-ons of the typo,
-        # not reported (names not found are all kept: a misspelt name is wrong in any state)
-        met = _without_follow_ons(list(met))
+        # what the run met is reported once, at the place the run met it
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
             sink.report(error)
-        errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
-
-
-def _without_follow_ons(met: list[DramaError]) -> list[DramaError]:
-    """What a dry run met, without the errors of the rules that come after its first name not found
-    (E2xx): the warnings and the other names not found are kept."""
-    first = next((k for k, e in enumerate(met) if e.code.startswith("E2")), None)
-    if first is None:
-        return met
-    return met[:first + 1] + [e for e in met[first + 1:] if e.is_warning or e.code.startswith("E2")]
 
 
 def _count(statements) -> int:
