@@ -40,15 +40,7 @@ def _defence(workspace: Workspace, path: str, uri: str, line: int) -> list[lsp.C
         statements = list(parse(workspace.text(path), path, errors=[]).statements)
     except Exception:         # a script too broken to parse: no action to offer
         return []
-    flat: list[nodes.Statement] = []
-
-    def walk(body):
-        for statement in body:
-            flat.append(statement)
-            from .navigation import blocks
-            for inner in blocks(statement):
-                walk(inner)
-    walk(statements)
+    flat = list(nodes.walk(statements))
     for k, statement in enumerate(flat):
         if not isinstance(statement, nodes.Action) or statement.pos.line - 1 != line or statement.target is None:
             continue

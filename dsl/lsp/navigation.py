@@ -15,29 +15,11 @@ from .analysis import Workspace
 from .diagnostics import code_link, errors_doc
 from .positions import character, column, line_range, range_of, split_lines, whole, word_at
 
-__all__ = ["KEYWORD_HELP", "hover", "definition", "outline", "folding", "formatting", "name_at", "cast_of",
-           "blocks"]
-
-# a keyword -> the statement it begins or carries: its one line of reference is the node's docstring
-_STATEMENT_OF = {
-    "scene": nodes.Scene, "drama": nodes.DramaBegin, "initiative": nodes.Initiative, "round": nodes.Round,
-    "holds": nodes.Hold, "tie": nodes.Tie, "split": nodes.Split, "dictates": nodes.Dictate,
-    "rerolls": nodes.Reroll, "recovers": nodes.Recover, "defends": nodes.Defence, "defend": nodes.Defence,
-    "calm": nodes.Calm, "rest": nodes.Rest, "include": nodes.Include, "if": nodes.If, "else": nodes.Else,
-    "end": nodes.End, "repeat": nodes.Repeat, "until": nodes.Repeat, "with": nodes.Uses,
-    "but": nodes.Qualifier, "so": nodes.Qualifier, "rolled": nodes.Dice, "roll": nodes.Dice,
-    "helped": nodes.Helper, "then": nodes.Recover, "rerolled": nodes.Dice, "vs": nodes.Action,
-    "defeated": nodes.Defeated, "quintessence": nodes.Quantity, "damage": nodes.Quantity,
-    "last": nodes.LastExchange, "won": nodes.LastExchange, "lost": nodes.LastExchange,
-    "can": nodes.CanRecover, "recover": nodes.CanRecover, "GM": nodes.Tie,
-    "choose": nodes.Choose, "option": nodes.OptionLine, "set": nodes.SetState, "expect": nodes.Expect,
-    "lose": nodes.MemberLost, "loses": nodes.MemberLost, "member": nodes.MemberLost,
-}
-
+__all__ = ["KEYWORD_HELP", "hover", "definition", "outline", "folding", "formatting", "name_at", "cast_of"]
 
 def _help(word: str) -> str:
-    cls = _STATEMENT_OF.get(word)
-    doc = (cls.__doc__ or "").strip().split("\n")[0] if cls is not None else ""
+    cls = nodes.node_of_word(word)          # the node the keyword begins or carries: its docstring's first line
+    doc = cls.summary() if cls is not None else ""
     if doc:
         return doc
     terminal = next((name for name, shown in SHOW_TERMINAL.items() if shown.strip("'").split(" ")[0] == word), None)
@@ -154,24 +136,9 @@ def _parsed(workspace: Workspace, path: str) -> tuple[nodes.Script, list[str]]:
     return parse(text, path, errors=[]), split_lines(text)
 
 
-def blocks(statement: nodes.Statement) -> list[tuple[nodes.Statement, ...]]:
-    """The bodies a statement holds (an `if`'s arms, a loop's, a choice's options)."""
-    if isinstance(statement, nodes.IfBlock):
-        return [arm.body for arm in statement.arms]
-    if isinstance(statement, nodes.Loop):
-        return [statement.body]
-    if isinstance(statement, nodes.ChoiceBlock):
-        return [option.body for option in statement.options]
-    return []
-
-
 def _flat(statements) -> list[nodes.Statement]:
-    out: list[nodes.Statement] = []
-    for statement in statements:
-        out.append(statement)
-        for body in blocks(statement):
-            out += _flat(body)
-    return out
+    """Every statement, those of every block's bodies too (the nodes' child protocol)."""
+    return list(nodes.walk(statements))
 
 
 def _symbol(name: str, kind: lsp.SymbolKind, detail: str, lines: list[str], first: int, last: int,
