@@ -199,6 +199,9 @@ def control(event: dict) -> str:
         parties = list(event.get("party_ids") or [])
         if event.get("why") == "defeated":
             return f"skipped: {and_list(parties)} {'is' if len(parties) == 1 else 'are'} defeated"
+        if event.get("why") == "target defeated":        # RULES.md point 15
+            return f"skipped: {'its target' if len(parties) == 1 else 'its targets'} {and_list(parties)} " \
+                   f"{'is' if len(parties) == 1 else 'are'} defeated"
         return f"skipped: {and_list(parties)} ({event.get('why')})"
     return str(kind)
 
