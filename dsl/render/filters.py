@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..durations import format_seconds
 from .context import and_list
+from .narrator import Narrator, bare
 
 ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
@@ -141,21 +142,6 @@ class Prose:
         return choices[stable_hash(f"{self.seed}:{key}") % len(choices)]
 
 
-def bare(intent: Any) -> str:
-    """An intent after `to`: its first word in the base form, for intents
-    written in the third person (`leaps the chasm` -> `leap the chasm`)."""
-    words = str(intent).split(" ", 1)
-    first = words[0]
-    lower = first.lower()
-    if len(lower) > 3 and lower.endswith("ies"):
-        first = first[:-3] + "y"
-    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
-        first = first[:-2]
-    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        first = first[:-1]
-    return " ".join([first] + words[1:])
-
-
 def plural(count: int, word: str, words: str | None = None) -> str:
     """`1 round`, `3 rounds`."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -220,7 +206,6 @@ def agree(party: dict):
 def filters(context: dict, book=None, told: list | None = None) -> dict:
     """The filters of a rendering; with `told`, the sentences the narrator tells
     are appended to it as (kind, fact, words) (see `dsl.render.told`)."""
-    from .narrator import Narrator
     from .phrasebook import load
     from .tell import Teller
     prose = Prose(context["seed"], context["party"])

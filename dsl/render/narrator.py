@@ -9,10 +9,24 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .filters import bare
 from .phrasebook import PhraseBook, choose_form, slots
 
 VOWELS = "aeiouAEIOU"
+
+
+def bare(intent: Any) -> str:
+    """An intent after `to`: its first word in the base form, for intents
+    written in the third person (`leaps the chasm` -> `leap the chasm`)."""
+    words = str(intent).split(" ", 1)
+    first = words[0]
+    lower = first.lower()
+    if len(lower) > 3 and lower.endswith("ies"):
+        first = first[:-3] + "y"
+    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
+        first = first[:-2]
+    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        first = first[:-1]
+    return " ".join([first] + words[1:])
 
 
 def stable_hash(text: str) -> int:

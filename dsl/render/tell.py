@@ -319,6 +319,7 @@ class Teller:
         # an action and its lone result in one sentence, where it reads well
         if results and len(act.clashes) == 1 and self._mergeable and not self.numbers and ":" not in first_raw \
                 and first_raw.split(" ", 1)[0] not in ("And", "But", "Then", "Now") \
+                and ", and " not in first_raw and ", but " not in first_raw \
                 and len(action) + len(results[0]) < 150 and stable_hash(f"{n.seed}:{k}:merge") % 2 == 0:
             c = act.clashes[0]
             joiner = self._word("and_then" if c.attacker_won else "but_then")
