@@ -459,7 +459,8 @@ def test_a_recovery_check_takes_the_chosen_re_rolls_at_the_table(tmp_path):
 
 def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
     import io
-    from dsl.table.table import PlainReader, TableLoop
+    from dsl.table.readers import PlainReader
+    from dsl.table.table import TableLoop
     program = Program.compile(hall(tmp_path))
     path = tmp_path / "j.drama"
     table = Table.start(program, str(path))

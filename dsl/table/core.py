@@ -76,18 +76,19 @@ class Table:
         if os.path.exists(path):
             raise DramaError("E901", f"the journal {path} exists already", position=Position(path, 1, 1),
                              hint="continue it with --resume, or name another with --journal")
-        header = record(program.session().events, scenario=program.path)
-        header += f"# drama play: one entry per `# play N:` line; the table's dice came from seed {seed}.\n"
+        header = record(program.session().events, scenario=program.path) + j.header_line(seed)
         journal = j.Journal(path)
         j.write_atomically(path, header)
         return cls(program, journal, header, seed=seed)
 
     @classmethod
-    def resume(cls, program: Program, path: str, *, seed: int = 0) -> tuple["Table", DramaError | None]:
-        """The session of a journal, replayed: its state and the script's position.
-        A torn tail is dropped (rewritten away) and returned as a warning (W030)."""
+    def resume(cls, program: Program, path: str, *, seed: int | None = None) -> tuple["Table", DramaError | None]:
+        """The session of a journal, replayed: its state and the script's position, and the seed of its
+        header (`seed` only for a journal whose header has none). A torn tail is dropped: the journal as it was is
+        kept in `PATH.N.bak`, then rewritten without it, and the tail returned as a warning (W030)."""
         contents = j.read(path)
-        table = cls(program, j.Journal(path), contents.header, seed=seed)
+        table = cls(program, j.Journal(path), contents.header,
+                    seed=contents.seed if contents.seed is not None else seed or 0)
         for raw in contents.entries:
             statements = program.read(raw.text, path, raw.first_line) if raw.text.strip() else ()
             entry = Entry(raw.text, raw.marker, tuple(statements))
@@ -103,11 +104,13 @@ class Table:
             # an entry begins with the blank line that parts it from the one before: name its first words
             lines = contents.torn.splitlines()
             blank = next(index for index, line in enumerate(lines) if line.strip())
+            kept = j.backup(path)
             warning = DramaError("W030", f"the journal ended in a torn entry (a write cut short); it was dropped: "
                                  f"{lines[blank][:60]!r}", position=Position(path, contents.torn_line + blank, 1),
-                                 hint="nothing before it was touched; play that statement again")
-            warning.source = table.text() + contents.torn      # the journal as it was, for the caret line
-            table.journal.rewrite(table.text())
+                                 hint=f"nothing before it was touched, and the journal as it was is in {kept}; "
+                                      f"play that statement again")
+            warning.source = contents.kept + contents.torn      # the journal as it was, for the caret line
+            table.journal.rewrite(contents.kept)
         return table, warning
 
     # ------------------------------------------------------------ reading the state

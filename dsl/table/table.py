@@ -50,39 +50,6 @@ class Quit(Exception):
     """The game master asked to stop."""
 
 
-# ---------------------------------------------------------------------------- reading lines
-
-class PlainReader:
-    """Lines from a stream that is not a terminal (a pipe, a file of answers): the prompt is echoed."""
-
-    def __init__(self, stream=None, out=None):
-        self.stream = stream or sys.stdin
-        self.out = out or sys.stdout
-
-    def __call__(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stream.readline()
-        if not line:
-            raise EOFError
-        self.out.write(line if line.endswith("\n") else line + "\n")
-        return line.rstrip("\r\n")
-
-
-class PromptReader:
-    """Lines from the terminal with prompt_toolkit: completion, and the history kept next to the journal."""
-
-    def __init__(self, table: Table, history: str):
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory
-
-        self.session = PromptSession(history=FileHistory(history), completer=Completion(table),
-                                     complete_while_typing=False)
-
-    def __call__(self, prompt: str) -> str:
-        return self.session.prompt(prompt)
-
-
 def completion_words(table: Table, line: str) -> list[str]:
     """What may complete the last word of `line`: table commands, keywords, party ids and roles,
     the acting party's traits, treasures and moves, and the dice forms."""
@@ -102,23 +69,6 @@ def completion_words(table: Table, line: str) -> list[str]:
             words_out += names.words_of(pid)
     words_out += sorted(KEYWORDS) + ["roll", "rolled", "GM +1", "GM -1"]
     return list(dict.fromkeys(words_out))
-
-
-class Completion:
-    """prompt_toolkit's completer over `completion_words`."""
-
-    def __new__(cls, table: Table):
-        from prompt_toolkit.completion import Completer, Completion as One
-
-        class _Completer(Completer):
-            def get_completions(self, document, complete_event):
-                before = document.text_before_cursor
-                word = document.get_word_before_cursor(WORD=True)
-                for candidate in completion_words(table, before):
-                    if candidate.lower().startswith(word.lower()) and candidate != word:
-                        yield One(candidate, start_position=-len(word))
-
-        return _Completer()
 
 
 # ---------------------------------------------------------------------------- the loop
