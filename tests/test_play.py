@@ -472,7 +472,7 @@ def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
     loop = TableLoop(table, PlainReader(answers, out), out=out)
     loop.typed("Kara recovers with Sorcery, roll")
     shown = out.getvalue()
-    assert "Kara recovers: the dice of the check; dice (Enter: the engine rolls)> 2 1 1, rerolling 9 to 6" in shown
+    assert "Kara recovers: 3 dice of the damage pool; dice (Enter: the engine rolls)> 2 1 1, rerolling 9 to 6" in shown
     assert "error[E317]" in shown and len(table.entries) == 4      # no die showed a 9: nothing played
     loop.typed("Kara recovers with Sorcery, roll")
     shown = out.getvalue()

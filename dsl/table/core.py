@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..engine import SeededDice
+from ..engine.checks import plural
 from ..errors import DramaError, Position
 from ..pipeline import Board, Program, Session
 from ..syntax import nodes as n
@@ -125,6 +126,10 @@ class Table:
 
     def board(self) -> Board:
         return self._session.board()
+
+    def values(self) -> dict[str, bool | int]:
+        """The run's flags and counters now, by name, in the order they were first set."""
+        return dict(self._session.interpreter.state.values)
 
     def final_events(self) -> list[dict]:
         """The events so far, closed with the `final` event: what `drama run` of the journal gives."""
@@ -343,6 +348,7 @@ class Table:
     def _accept(self, statements: list[n.Statement], marker: j.Marker, calls: Calls) -> Entry:
         """Complete the statements with the table's calls, try them, write them, play them."""
         dice = SeededDice(self.seed * _STREAM + len(self.entries) + 1)
+        self._precheck(statements, dice.seed)
         statements = self._complete(statements, calls, dice)
         trial = self._try(statements, dice)
         split = self._split(trial, statements, calls)
@@ -350,10 +356,36 @@ class Table:
             statements = [*statements, split]
             trial = self._try(statements, dice)
         text = record(trial.events)[len(self._record):]
+        expects = [s for s in statements if isinstance(s, n.Expect)]
+        if expects:                      # an expectation makes no event: the journal keeps its line, so
+            text += ("" if text.strip() else "\n") + "".join(f"expect {s.text}\n" for s in expects)   # `drama run` checks it
         placed = self.program.read(text, self.journal.path, self._lines) if text.strip() else ()
         entry = Entry(text, marker, tuple(placed))
         self._commit(entry)
         return entry
+
+    def declare(self, statements: list[n.Statement]) -> None:
+        """Check statements being typed (an action, then its defences one by one) as far as they go,
+        on a fork: a party that already acted, a defence of a party outside the situation, a
+        misspelt name are refused now, before the rest is asked (DramaError)."""
+        try:
+            self._try(statements, SeededDice(0))
+        except DramaError as error:
+            if error.code not in _ANSWERS_SETTLE:
+                error.notes = [note for note in error.notes if "was not played" not in note]
+                raise
+
+    def _precheck(self, statements: list[n.Statement], seed: int) -> None:
+        """What the rules refuse whatever the table answers, refused before it is asked anything:
+        the statements tried on a fork with the engine's dice. What only the answers settle (a tie
+        under the vote, E311; a choice, E330; the count of given dice, E401) is left to them."""
+        if not _asks_table(statements):
+            return
+        try:
+            self._try(statements, SeededDice(seed))
+        except DramaError as error:
+            if error.code not in _ANSWERS_SETTLE:
+                raise
 
     def _try(self, statements: list[n.Statement], dice: SeededDice) -> Session:
         trial = self._fork(_Continue(dice))
@@ -371,24 +403,19 @@ class Table:
             return self._complete_exchange(statements, calls, dice)
         out = []
         for statement in statements:
-            if isinstance(statement, n.Recover) and statement.first.kind != "given":
-                pid = self._party(statement.party)
-                faces = calls(DiceAsk(pid, f"{pid} recovers: the dice of the check", None, self._sides,
-                                      recovery=True))
-                if isinstance(faces, str):        # the dice with the chosen re-rolls, as written after `rolled`
-                    (read,) = self.program.read(f"{actor_text(pid)} recovers, rolled {faces}", "<dice>")
-                    statement = replace(statement, first=read.first)
-                elif faces:
-                    statement = replace(statement, first=n.Dice("given", statement.first.pos or statement.pos,
-                                                                  tuple(faces)))
+            if isinstance(statement, n.Recover):
+                statement = self._complete_recovery(statement, calls, dice)
             elif isinstance(statement, n.Reroll) and statement.dice.kind != "given":
                 pid = self._party(statement.party)
-                faces = calls(DiceAsk(pid, f"{pid} rerolls", None, self._sides))
+                lost = self._session.interpreter.game.parties[pid].lost_this_round \
+                    if pid in self._session.interpreter.game.parties else 0
+                faces = calls(DiceAsk(pid, f"{pid} rerolls the {plural(lost, 'die', 'dice')} it lost this round",
+                                      lost, self._sides, exactly=lost)) if lost else None
                 if faces:
                     statement = replace(statement, dice=n.Dice("given", statement.dice.pos or statement.pos,
                                                                 tuple(faces)))
             elif isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
-                statement = self._complete_initiative(statement, calls)
+                statement = self._complete_initiative(statement, calls, dice)
             elif isinstance(statement, n.ChoiceBlock) and statement.given is None:
                 question = self.question(statement)
                 label = calls(ChoiceAsk(question)) if question is not None else None
@@ -397,25 +424,86 @@ class Table:
             out.append(statement)
         return out
 
-    def _complete_initiative(self, statement: n.Initiative, calls: Calls) -> n.Initiative:
+    def _complete_recovery(self, statement: n.Recover, calls: Calls, dice: SeededDice) -> n.Recover:
+        """The dice of a recovery check (R14), and of a rushed recovery's second check (R15): as many
+        dice as the damage pool, then as many as came back."""
+        pid = self._party(statement.party)
+        game = self._session.interpreter.game
+        if pid not in game.parties:
+            return statement
+        pos = statement.pos
+        if statement.first.kind != "given":
+            pool = game.state(pid).damage_pool
+            if not pool:
+                return statement                  # nothing to roll: the rules say what follows
+            faces = calls(DiceAsk(pid, f"{pid} recovers: {plural(pool, 'die', 'dice')} of the damage pool", pool,
+                                  self._sides, recovery=True, exactly=pool))
+            if isinstance(faces, str):        # the dice with the chosen re-rolls, as written after `rolled`
+                (read,) = self.program.read(f"{actor_text(pid)} recovers, rolled {faces}", "<dice>")
+                statement = replace(statement, first=read.first)
+            elif faces:
+                statement = replace(statement, first=n.Dice("given", statement.first.pos or pos, tuple(faces)))
+            else:
+                return statement                  # the engine rolls both checks
+        drama = game.drama
+        if drama is None or pid not in drama.parties or statement.second.kind != "none":
+            return statement
+        # a rushed recovery: how many dice come back from the first check decides the second's
+        trial = replace(statement, second=n.Dice("roll", pos))
+        try:
+            events = self._try([trial], SeededDice(dice.seed)).events
+        except DramaError:
+            return statement                      # the real trial names what is wrong
+        recovery = next((e for e in reversed(events) if e.get("type") == "recovery"), None)
+        back = recovery["checks"][0]["returning"] if recovery and recovery.get("checks") else 0
+        if not back:
+            return statement
+        faces = calls(DiceAsk(pid, f"{plural(back, 'die comes', 'dice come')} back: the second check's dice", back,
+                              self._sides, recovery=True, exactly=back))
+        if isinstance(faces, str):
+            (read,) = self.program.read(f"{actor_text(pid)} recovers, rolled {faces}", "<dice>")
+            return replace(statement, second=read.first)
+        if faces:
+            return replace(statement, second=n.Dice("given", pos, tuple(faces)))
+        return replace(trial, second=n.Dice("given", pos, tuple(dice.roll(back, self._sides))))
+
+    def _complete_initiative(self, statement: n.Initiative, calls: Calls, dice: SeededDice) -> n.Initiative:
+        """Initiative results asked of the table, then the re-rolls of each tie among them (R12)."""
         game = self._session.interpreter.game
         if game.drama is None:
             return statement
-        given = {e.party.text: e for e in statement.entries}
         names = self._session.interpreter.names
         by_id = {names.party(e.party): e for e in statement.entries}
         parties = tuple(pid for pid in (by_id or game.drama.parties) if not game.state(pid).defeated)
-        results = calls(InitiativeAsk(parties))
-        if not results:
+        answer = calls(InitiativeAsk(parties))
+        if not answer:
             return statement
+        results = {pid: [int(answer[pid])] for pid in parties}
         pos = statement.pos
-        entries = []
-        for pid in parties:
+
+        def bonus(pid: str) -> int:
             entry = by_id.get(pid)
             if entry is None:
-                entry = n.InitiativeEntry(n.Name(pid, pos), n.Uses(), (), pos)
-            entries.append(replace(entry, results=(int(results[pid]),)))
-        del given
+                return 0
+            sheet = names.sheets[pid]       # a trait or a treasure adds its level (R12)
+            return sum(sheet.traits.get(name.text, 0) or sheet.treasures.get(name.text, 0)
+                       for name in entry.uses.names)
+
+        while True:
+            keys: dict[tuple[int, ...], list[str]] = {}
+            for pid in parties:
+                keys.setdefault(tuple(r + bonus(pid) for r in results[pid]), []).append(pid)
+            tied = next((group for group in keys.values() if len(group) > 1), None)
+            if tied is None or len(results[tied[0]]) > 1000:
+                break
+            value = results[tied[0]][-1] + bonus(tied[0])
+            again = calls(InitiativeAsk(tuple(tied), f"{' and '.join(tied)} tie at {value}: their re-rolls"))
+            for pid in tied:
+                results[pid].append(int(again[pid]) if again else dice.roll(1, self._sides)[0])
+        entries = []
+        for pid in parties:
+            entry = by_id.get(pid) or n.InitiativeEntry(n.Name(pid, pos), n.Uses(), (), pos)
+            entries.append(replace(entry, results=tuple(results[pid])))
         return replace(statement, entries=tuple(entries))
 
     def _complete_exchange(self, statements: list[n.Statement], calls: Calls, dice: SeededDice) -> list[n.Statement]:
@@ -448,7 +536,8 @@ class Table:
                 effort = next(e for side in (planned.attacker, *planned.defences) for e in side.efforts
                               if e.party == pid)
                 available = game.state(pid).quintessence - planned.spending.get(pid, 0)
-                faces = calls(DiceAsk(pid, _why(effort, available), effort.count, self._sides))
+                faces = calls(DiceAsk(pid, _why(effort, available), effort.count, self._sides)) \
+                    if effort.count else None           # a prompt that can take nothing is not asked
                 if not faces:
                     faces = dice.roll(effort.count, self._sides) if effort.count else ()
                 given = n.Dice("given", part.dice.pos or part.pos, tuple(faces)) if faces else \
@@ -517,6 +606,24 @@ class Table:
     def _parties_of(self, s: n.Statement) -> list[str]:
         names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
         return [self._party(name) for name in names]
+
+
+# what only the table's answers settle: a tie under the vote, a choice, how many dice are given
+_ANSWERS_SETTLE = ("E311", "E330", "E401")
+
+
+def _asks_table(statements: list[n.Statement]) -> bool:
+    """Whether completing the statements may ask the table something (dice, initiative, a choice)."""
+    for statement in statements:
+        for part in [statement, *(getattr(statement, "participants", ()) or ())]:
+            dice = getattr(part, "dice", None)
+            if isinstance(dice, n.Dice) and dice.kind != "given":
+                return True
+        if isinstance(statement, n.Recover) and statement.first.kind != "given":
+            return True
+        if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
+            return True
+    return False
 
 
 class _Asked(Exception):

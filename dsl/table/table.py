@@ -35,7 +35,7 @@ COMMANDS = {
     "redo": "play the last undone entry again (until a new entry is accepted)",
     "board": "show the board",
     "odds": "ACTION [| DEFENCE ...]: the exact chances of an action now (as `drama odds`)",
-    "state": "PARTY: a party's quintessence, traits, treasures and moves",
+    "state": "[PARTY]: a party's quintessence, traits, treasures and moves (alone: everyone, flags and counters)",
     "skip": "pass over the script's next statement without playing it",
     "help": "this list",
     "save": "say where the journal is (every entry is saved as it is accepted)",
@@ -88,6 +88,7 @@ class TableLoop:
         self.scenario_file = scenario_file
         self.scenario = scenario
         self.refused = False                 # the script's next statement was refused by the rules
+        self.exchange: tuple[str, list[str]] | None = None    # the action being played and its defences, for /odds
 
     # ------------------------------------------------------------ output
 
@@ -96,7 +97,8 @@ class TableLoop:
         self.out.flush()
 
     def show_board(self) -> None:
-        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title))
+        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title,
+                                     values=self.table.values()))
         self.out.flush()
 
     def show_error(self, error: DramaError, source: str | None = None) -> None:
@@ -161,6 +163,9 @@ class TableLoop:
             bad = [f for f in faces if not 1 <= f <= ask.sides]
             if bad:
                 self.say(f"  a d{ask.sides} has no face {bad[0]}: faces from 1 to {ask.sides}")
+                continue
+            if ask.exactly is not None and len(faces) != ask.exactly:
+                self.say(f"  {ask.party} rolls {plural(ask.exactly, 'die', 'dice')} here, not {len(faces)}")
                 continue
             if ask.most is not None and len(faces) > ask.most:
                 self.say(f"  {ask.party} may roll at most {ask.most}, not {len(faces)} (R3)")
@@ -250,7 +255,8 @@ class TableLoop:
 
     def _initiative(self, ask: InitiativeAsk):
         while True:
-            line = self.ask(f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
+            line = self.ask(f"{ask.why} ({', '.join(ask.parties)}; Enter: the engine rolls)> " if ask.why else
+                            f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
             if not line:
                 return None
             numbers = _numbers(line)
@@ -306,6 +312,7 @@ class TableLoop:
                 self.typed(line)
                 return
             self.say(self.shown(group))
+            self.exchange = _exchange_of([_source(s) for s in group], group)
             if self.refused or not _asks(group):
                 line = self.read("Enter tries it again, /skip passes over it> " if self.refused
                                  else "Enter plays it> ").strip()
@@ -331,6 +338,7 @@ class TableLoop:
         return "\n".join(lines)
 
     def accepted(self, entry) -> None:
+        self.exchange = None
         if entry is None:
             return
         self.refused = False
@@ -352,22 +360,38 @@ class TableLoop:
         except DramaError as error:
             self.show_error(error, text)
             return
-        if statements and isinstance(statements[-1], (n.Action, n.Defence)):
-            last = statements[-1]
-            names = self.table.session.interpreter.names
-            try:                       # a misspelt name is told now, before the defences are typed
-                for name in (*getattr(last, "actors", ()), *getattr(last, "parties", ()),
-                             *([last.target] if getattr(last, "target", None) is not None else []),
-                             *getattr(last, "extra_targets", ())):
-                    names.party(name)
+        if statements and isinstance(statements[-1], n.Action):
+            try:                       # what is refused is told now, before the defences are typed
+                self.table.declare(list(statements))
             except DramaError as error:
-                self.show_error(error.at(last.pos), text)
+                self.show_error(error, text)
                 return
-            while True:               # the defences, ties and split of a typed action
+            while True:               # the defences, ties and split of a typed action, each checked as typed
                 more = self.read("  ... a defence, `tie`, `split` (Enter: done)> ")
                 if not more.strip():
                     break
+                if more.strip().startswith("/"):       # a table command: the action is not played
+                    self.say("  (the action was not played)")
+                    self.command(more.strip()[1:])
+                    return
+                try:
+                    added = self.table.program.read(text + "\n" + more, "<table>")
+                    if not isinstance(added[-1], (n.Defence, n.Tie, n.Split)):
+                        raise DramaError("E002", "a line that does not answer the action",
+                                         position=added[-1].pos,
+                                         expected="a defence (`PARTY defends with ...`), `tie PARTY` or "
+                                                  "`split PARTY N, ...`; Enter when done")
+                    self.table.declare([s for s in added if not isinstance(s, (n.Tie, n.Split))])
+                except DramaError as error:
+                    self.show_error(error, text + "\n" + more)
+                    self.say("  (that line was not taken: type it again, or Enter when done)")
+                    continue
                 text += "\n" + more
+        typed_statements = self.table.program.read(text, "<table>")
+        lines = text.split("\n")
+        self.exchange = _exchange_of(["\n".join(lines[s.pos.line - 1:]) if i == len(typed_statements) - 1 else
+                                      "\n".join(lines[s.pos.line - 1:typed_statements[i + 1].pos.line - 1])
+                                      for i, s in enumerate(typed_statements)], list(typed_statements))
         try:
             self.accepted(self.table.play_text(text, self))
         except Typed as again:
@@ -421,16 +445,28 @@ class TableLoop:
             self.odds(rest)
 
     def state(self, name: str) -> None:
+        """`/state PARTY`: one party's sheet and state; `/state` alone: every party, and the flags and counters."""
         names = self.table.session.interpreter.names
+        if not name:
+            for pid in names.sheets:
+                self._party_state(pid, short=True)
+            values = self.table.values()
+            self.say("  " + (boards.values_line(values) if values else "flags: none set"))
+            return
         try:
             pid = names.party(n.Name(name, None))
         except DramaError as error:
             self.say(f"  {error.message}" + (f" ({error.hint})" if error.hint else ""))
             return
-        sheet = names.sheets[pid]
+        self._party_state(pid)
+
+    def _party_state(self, pid: str, short: bool = False) -> None:
+        sheet = self.table.session.interpreter.names.sheets[pid]
         party = self.table.board().party(pid)
         self.say(f"  {pid} ({sheet.name}): {party.available} available, damage pool {party.damage_pool}, "
                  f"maximum {party.maximum}" + (", defeated" if party.defeated else ""))
+        if short:
+            return
         if sheet.traits:
             self.say("  traits: " + ", ".join(f"{k} {v}" for k, v in sheet.traits.items()))
         if sheet.treasures:
@@ -441,10 +477,14 @@ class TableLoop:
 
     def odds(self, text: str) -> None:
         from .. import odds as exact
-        if not text:
-            self.say("  /odds ACTION [| DEFENCE ...], e.g. /odds Kara strike -> wolves, roll | wolves defend, roll")
+        if not text and self.exchange is not None:      # the exchange being rolled now
+            action, defences = self.exchange
+        elif not text:
+            self.say("  /odds ACTION [| DEFENCE ...], e.g. /odds Kara strike -> wolves, roll | wolves defend, roll"
+                     " (alone, at a dice prompt: the exchange being rolled)")
             return
-        action, *defences = [part.strip() for part in text.split(" | ")]
+        else:
+            action, *defences = [part.strip() for part in text.split(" | ")]
         board = self.table.board()
         state = {p.id: p.available for p in board.parties}
         try:
@@ -465,6 +505,21 @@ class TableLoop:
             self.say(f"  the log:        drama run {self.scenario_file}")
             self.say(f"  the transcript: drama run {self.scenario_file} --as transcript")
             self.say(f"  go on:          drama play {self.scenario} --resume --journal {table.journal.path}")
+
+
+def _source(statement: n.Statement) -> str:
+    """A statement of the script as written: its line, and its participants' lines."""
+    lines = [linecache.getline(statement.pos.file, statement.pos.line).rstrip()]
+    for part in getattr(statement, "participants", ()) or ():
+        lines.append(linecache.getline(part.pos.file, part.pos.line).rstrip())
+    return "\n".join(lines)
+
+
+def _exchange_of(texts: list[str], statements: list[n.Statement]) -> tuple[str, list[str]] | None:
+    """The action and defence texts of an exchange about to be played (None: it is no exchange)."""
+    if not statements or not isinstance(statements[0], n.Action):
+        return None
+    return texts[0].strip(), [t.strip() for t, s in zip(texts, statements) if isinstance(s, n.Defence)]
 
 
 def _numbers(line: str) -> list[int] | None:
