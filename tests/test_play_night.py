@@ -178,3 +178,69 @@ def test_a_long_line_typed_without_bracketed_paste_is_refused_as_it_arrives(tmp_
     term.send("/quit")
     out = term.finish()
     assert "(1 entry, all saved)" in out and "Traceback" not in out
+
+
+# ---------------------------------------------------------------------------- no dead ends
+
+def test_the_typed_second_check_initiative_re_rolls_and_state_with_counters(tmp_path):
+    """R15: a rushed recovery's second check is asked; R12: a typed tie is re-rolled by the tied."""
+    scenario = hall(tmp_path)
+    path = tmp_path / "j.drama"
+    term = Terminal(str(scenario), "--journal", str(path), "--seed", "1")
+    term.answer("Enter plays it>", 'drama "Duel" with Kara, Bren, Overlord')
+    term.answer("Enter plays it>", "Overlord crush -> Kara with Brutality, rolled 6 6")
+    term.answer("(Enter: done)>", "")
+    term.answer("Enter for none>", "")
+    term.answer("Enter plays it>", "round")
+    term.answer("Enter plays it>", "initiative")
+    term.answer("initiative results for Kara, Bren, Overlord (Enter: the engine rolls)>", "5 5 2")
+    term.answer("Kara and Bren tie at 5: their re-rolls (Kara, Bren; Enter: the engine rolls)>", "4")
+    term.answer("Kara and Bren tie at 5: their re-rolls", "4 3")
+    shown = term.expect("Enter plays it>")
+    assert "+ initiative Kara 5 4, Bren 5 3, Overlord 2" in shown
+    term.send("Kara recovers, roll")
+    term.done()
+    term.answer("Kara recovers: 3 dice of the damage pool; dice (Enter: the engine rolls)>", "6 4")
+    assert "Kara rolls 3 dice here, not 2" in term.answer("Kara recovers: 3 dice of the damage pool", "6 4 2")
+    term.answer("2 dice come back: the second check's dice; dice (Enter: the engine rolls)>", "5 3")
+    shown = term.expect("Enter plays it>")
+    assert "+ Kara recovers, rolled 6 4 2, then 5 3" in shown
+    term.send("set torches = 3")
+    term.done()
+    shown = term.expect("Enter plays it>")
+    assert "flags: torches 3" in shown
+    term.send("/state")
+    term.done()
+    shown = term.expect("Enter plays it>")
+    assert "Kara (Kara the Ember-Witch): 4 available, damage pool 2, maximum 6" in shown
+    assert "Overlord (Overlord Bastrastras): 7 available" in shown and "flags: torches 3" in shown
+    term.send("/quit")
+    term.finish()
+    done = subprocess.run([sys.executable, "-m", "dsl", "run", str(path.with_suffix(".yaml"))],
+                          capture_output=True, text=True, env=env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_what_the_rules_refuse_is_told_before_the_dice_and_a_wrong_defence_is_asked_again(tmp_path):
+    scenario = hall(tmp_path)
+    term = Terminal(str(scenario), "--journal", str(tmp_path / "j.drama"), "--seed", "1")
+    term.answer("Enter plays it>", 'drama "Duel" with Kara, Overlord')
+    term.answer("Enter plays it>", "Bren recovers, roll")           # Bren is not in the situation
+    shown = term.expect("Enter plays it>")
+    assert "error[E203]" in shown and "dice" not in shown.split("error[E203]")[0].split("Bren recovers, roll")[-1]
+    term.send("Kara bolt -> Overlord with Sorcery, roll")
+    term.done()
+    term.answer("(Enter: done)>", "Overlord defends with Cunnin, roll")
+    shown = term.answer("(Enter: done)>", "Overlord defends with Cunning, roll")
+    assert "error[E202]" in shown and "did you mean 'Cunning'?" in shown and "type it again" in shown
+    term.answer("(Enter: done)>", "")
+    term.answer("Kara may roll up to 3 dice: Sorcery 3; dice (Enter: the engine rolls)>", "2 2 1")
+    term.answer("Overlord may roll up to 3 dice: Cunning 3; dice (Enter: the engine rolls)>", "3 2 1")
+    shown = term.expect("Enter plays it>")
+    assert "+ Overlord defends with Cunning, rolled 3 2 1" in shown
+    term.send("Kara bolt -> Overlord with Sorcery, roll")          # Kara acted this round (R9)
+    term.done()
+    shown = term.expect("Enter plays it>")
+    assert "error[E309]" in shown and "a defence" not in shown
+    term.send("/quit")
+    term.finish()

@@ -26,6 +26,7 @@ journal makes the same choice without asking.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from ..engine import SeededDice
@@ -52,6 +53,22 @@ class Entry:
     marker: j.Marker
     statements: tuple[n.Statement, ...]
     events: list[dict] = field(default_factory=list)
+    before: "_Mark | None" = None       # the table just before it was applied: what undo goes back to
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """The table at one moment between entries: the session's snapshot, the script's position, and
+    what the journal's writer needs to go on from there. Undo goes back to the mark of the entry
+    undone, at a cost that does not grow with the night."""
+
+    session: object                 # pipeline.Snapshot
+    walk: object                    # Walk.mark()
+    once: frozenset
+    lines: int
+    declined: int
+    context: tuple[dict, ...]
+    drama: dict | None
 
 
 class Table:
@@ -192,18 +209,21 @@ class Table:
         """The interpreter's question for a `choose` block of the script now (each option, available
         or not and why), asked on a fork that is then dropped; None when the run answers it itself
         (`--choose`). E331 when no option is available."""
-        trial = self._fork()
         asked = []
 
         def capture(question):
             asked.append(question)
             raise _Asked
 
-        trial.interpreter.ask = capture
-        try:
-            trial.feed(replace(block, given=None, options=tuple(replace(o, body=()) for o in block.options)))
-        except _Asked:
-            pass
+        with self._trying() as trial:
+            interpreter = trial.interpreter
+            own, interpreter.ask = interpreter.ask, capture
+            try:
+                trial.feed(replace(block, given=None, options=tuple(replace(o, body=()) for o in block.options)))
+            except _Asked:
+                pass
+            finally:
+                interpreter.ask = own
         return asked[0] if asked else None
 
     def _standing(self, group: list[n.Statement]) -> list[n.Statement]:
@@ -248,17 +268,14 @@ class Table:
         return self._accept(list(self.program.read(line, "<table>")), j.Marker("free"), calls)
 
     def undo(self) -> Entry | None:
-        """Drop the last entry: the journal is rewritten atomically, and the rest replayed."""
+        """Drop the last entry: the journal is rewritten atomically, and the table goes back to
+        where it was before the entry (its mark: no replay)."""
         if not self.entries:
             return None
         entry = self.entries.pop()
         self.journal.rewrite(self.text())
         self.undone.append(entry)
-        kept = self.entries
-        self.entries = []
-        self._reset()
-        for again in kept:
-            self._apply(again)
+        self._rewind(entry.before)
         return entry
 
     def redo(self) -> Entry | None:
@@ -277,16 +294,55 @@ class Table:
         self._session = self.program.session()
         self._walk = Walk(self.program.script)
         self._walk.peek(self._session.holds)
-        self._record = record(self._session.events)
         self._lines = self.header.count("\n")
         self.declined = -1
         # the script's `once` options taken so far, as the interpreter keys them (the journal's
         # copy of a block has no `once`: it names the option taken)
         self._once: set[tuple[str, int]] = set()
+        # what the printer needs to write the next entry as `record` writes the whole journal: the
+        # `start` event, the running situation's `drama` event, and the last entry that wrote a line
+        self._context: tuple[dict, ...] = ()
+        self._drama: dict | None = None
+
+    def _mark(self) -> _Mark:
+        return _Mark(self._session.snapshot(), self._walk.mark(), frozenset(self._once), self._lines,
+                     self.declined, self._context, self._drama)
+
+    def _rewind(self, mark: _Mark) -> None:
+        self._session.restore(mark.session)
+        self._walk.rewind(mark.walk)
+        self._once = set(mark.once)
+        self._lines = mark.lines
+        self.declined = mark.declined
+        self._context = mark.context
+        self._drama = mark.drama
+
+    def _text_of(self, events: list[dict]) -> str:
+        """The journal's lines for the events of an entry, as `record` of the whole journal writes
+        them, from the short context of the entries before (never the whole night)."""
+        start = self._session.events[:1]
+        context = [*start, *([self._drama] if self._drama is not None and self._drama not in self._context else []),
+                   *self._context]
+        head = record(context)
+        whole = record(context + list(events))
+        assert whole.startswith(head), "the printer wrote the context differently"
+        return whole[len(head):]
+
+    def _after(self, events: list[dict]) -> None:
+        """Keep the context of the next entry's lines up to date with an entry's events."""
+        for event in events:
+            kind = event.get("type")
+            if kind == "drama":
+                self._drama = event
+            elif kind == "drama_end":
+                self._drama = None
+        if record(events[:0]) != record(events):          # the entry wrote a line
+            self._context = tuple(events)
 
     def _apply(self, entry: Entry) -> None:
         """Feed an entry to the live session and move the walk, as when it was accepted."""
         session = self._session
+        entry.before = self._mark()
         mark = len(session.events)
         for statement in entry.statements:
             session.feed(statement)
@@ -309,7 +365,7 @@ class Table:
             else:
                 self._walk.advance(marker.count)
         self.entries.append(entry)
-        self._record = record(session.events)
+        self._after(entry.events)
         self._lines += (entry.text + marker.text(len(self.entries)) + "\n").count("\n")
         self._walk.peek(session.holds)
 
@@ -321,11 +377,23 @@ class Table:
             self._once.add((option.pos.file, option.pos.line))
         self._walk.enter(option.body)
 
-    def _fork(self, dice=None) -> Session:
-        """A fork of the live session that knows the script's `once` options already taken."""
-        trial = self._session.fork(dice)
-        trial.interpreter.used_once |= self._once
-        return trial
+    @contextmanager
+    def _trying(self, dice=None):
+        """The live session for a trial, given back as it was afterwards (its snapshot restored, at
+        the cost of the trial alone, however long the night): `dice` replaces its source of rolled
+        dice, and it knows the script's `once` options already taken."""
+        session = self._session
+        before = session.snapshot()
+        game = session.interpreter.game
+        own = game.dice
+        if dice is not None:
+            game.dice = dice
+        session.interpreter.used_once |= self._once
+        try:
+            yield session
+        finally:
+            game.dice = own
+            session.restore(before)
 
     def _commit(self, entry: Entry) -> None:
         """Write an entry to the journal (whole, fsynced), then apply it."""
@@ -343,7 +411,7 @@ class Table:
         if split is not None:
             statements = [*statements, split]
             trial = self._try(statements, dice)
-        text = record(trial.events)[len(self._record):]
+        text = self._text_of(trial.events)
         expects = [s for s in statements if isinstance(s, n.Expect)]
         if expects:                      # an expectation makes no event: the journal keeps its line, so
             text += ("" if text.strip() else "\n") + "".join(f"expect {s.text}\n" for s in expects)   # `drama run` checks it
@@ -375,12 +443,14 @@ class Table:
             if error.code not in _ANSWERS_SETTLE:
                 raise
 
-    def _try(self, statements: list[n.Statement], dice: SeededDice) -> Session:
-        trial = self._fork(_Continue(dice))
-        for statement in statements:
-            trial.feed(statement)
-        trial.resolve()
-        return trial
+    def _try(self, statements: list[n.Statement], dice: SeededDice) -> "_Trial":
+        """What the statements would do now, with these dice: their events and the exchange's result."""
+        with self._trying(_Continue(dice)) as session:
+            mark = len(session.events)
+            for statement in statements:
+                session.feed(statement)
+            session.resolve()
+            return _Trial(session.events[mark:], session.interpreter.last)
 
     # ------------------------------------------------------------ the table's calls
 
@@ -558,11 +628,11 @@ class Table:
             nodes.extend(ties)
         return nodes
 
-    def _split(self, trial: Session, statements: list[n.Statement], calls: Calls) -> n.Split | None:
+    def _split(self, trial: "_Trial", statements: list[n.Statement], calls: Calls) -> n.Split | None:
         """The table's split of a joint side's loss (R10), when the trial's exchange has one to give."""
         if not isinstance(statements[0], n.Action) or any(isinstance(s, n.Split) for s in statements):
             return None
-        result = trial.interpreter.last
+        result = trial.last
         if result is None:
             return None
         owed: dict[tuple[str, ...], int] = {}
@@ -608,6 +678,14 @@ def _asks_table(statements: list[n.Statement]) -> bool:
         if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
             return True
     return False
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """What a trial of an entry did: its events, and the engine's result of its last exchange."""
+
+    events: list[dict]
+    last: object
 
 
 class _Asked(Exception):
