@@ -110,7 +110,7 @@ class Table:
             statements = program.read(raw.text, path, raw.first_line) if raw.text.strip() else ()
             entry = Entry(raw.text, raw.marker, tuple(statements))
             try:
-                table._apply(entry)
+                table._apply(entry, replaying=True)
             except DramaError as error:
                 if error.code == "E904":
                     error.at(Position(path, raw.first_line + raw.text.count("\n") + 1, 1))
@@ -339,8 +339,9 @@ class Table:
         if record(events[:0]) != record(events):          # the entry wrote a line
             self._context = tuple(events)
 
-    def _apply(self, entry: Entry) -> None:
-        """Feed an entry to the live session and move the walk, as when it was accepted."""
+    def _apply(self, entry: Entry, replaying: bool = False) -> None:
+        """Feed an entry to the live session and move the walk, as when it was accepted (`replaying`
+        a journal: checking that the script still has the entry's statement there, E904)."""
         session = self._session
         entry.before = self._mark()
         mark = len(session.events)
@@ -351,15 +352,8 @@ class Table:
         marker = entry.marker
         if marker.kind in ("script", "skip"):
             statement = self._walk.peek(session.holds)
-            if statement is None or statement.pos.line != marker.line or (
-                    marker.kind == "script" and entry.statements and type(entry.statements[0]) is not type(statement)):
-                at = "the script has ended there" if statement is None else \
-                    f"the script is at line {statement.pos.line} there" if statement.pos.line != marker.line else \
-                    f"the script has another statement on line {marker.line} now"
-                raise DramaError("E904", f"the journal does not follow the script: its entry {len(self.entries) + 1} "
-                                 f"came from line {marker.line}, but {at}",
-                                 hint="the script was changed since the session was played; "
-                                      "play the journal with `drama run`, or restore the script")
+            if replaying:
+                self._anchor(entry, statement)
             if marker.kind == "script" and isinstance(statement, n.ChoiceBlock):
                 self._enter(statement, entry)
             else:
@@ -368,6 +362,33 @@ class Table:
         self._after(entry.events)
         self._lines += (entry.text + marker.text(len(self.entries)) + "\n").count("\n")
         self._walk.peek(session.holds)
+
+    def _anchor(self, entry: Entry, statement: n.Statement | None) -> None:
+        """Check that an entry of the journal that came from the script is the statement the script
+        has at this point now: anchored by what it is (its kind, parties and intent), not by its line,
+        so that a script edited above, below or beside the part played still resumes (E904)."""
+        marker = entry.marker
+        number = len(self.entries) + 1
+        first = (entry.text.strip("\n").splitlines() or [""])[0]
+        was = f"its entry {number} (`{first}`, line {marker.line} of the script then)" if marker.kind == "script" \
+            else f"its entry {number} (line {marker.line} of the script then, skipped)"
+        if statement is None:
+            problem = "the script has ended there"
+        elif marker.kind == "skip" or not entry.statements:
+            return                 # what was skipped is not in the journal: it is the script's next statement
+        elif _what(entry.statements[0], self._party) not in {_what(s, self._party)
+                                                             for s in (statement, *self._standing([statement]))}:
+            problem = f"the script has `{_what_line(statement) or type(statement).__name__}` there " \
+                      f"(line {statement.pos.line})"
+        elif len(self._walk.group()) != marker.count:
+            group = len(self._walk.group())
+            problem = (f"the statement of line {statement.pos.line} has {group - 1} line{'s' if group != 2 else ''} "
+                       f"answering it now, not {marker.count - 1}")
+        else:
+            return
+        raise DramaError("E904", f"the journal does not follow the script: {was}, but {problem}",
+                         hint="the part of the script already played was changed since the session; "
+                              "play the journal with `drama run`, or restore that part of the script")
 
     def _enter(self, block: n.ChoiceBlock, entry: Entry) -> None:
         """Into the body of the option the entry took at the script's `choose` block."""
@@ -678,6 +699,33 @@ def _asks_table(statements: list[n.Statement]) -> bool:
         if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
             return True
     return False
+
+
+def _what(statement: n.Statement, party) -> tuple:
+    """What a statement is, apart from its place, its dice and its texts: its kind, the parties it
+    names (by id: a role and its party are the same) and its intent or label (the anchor of a
+    journal's entry in the script)."""
+    names = []
+    for field_name in ("actors", "target", "extra_targets", "parties", "party", "intent", "label", "name"):
+        value = getattr(statement, field_name, None)
+        for one in value if isinstance(value, tuple) else (value,):
+            if isinstance(one, n.Name) and field_name not in ("intent", "label", "name"):
+                try:
+                    names.append((field_name, party(one)))
+                    continue
+                except DramaError:
+                    pass
+            text = getattr(one, "text", one)
+            if isinstance(text, str):
+                names.append((field_name, text))
+    return (type(statement).__name__, tuple(names))
+
+
+def _what_line(statement: n.Statement) -> str | None:
+    """The statement's line of the script as written (None when it cannot be read)."""
+    import linecache
+    text = linecache.getline(statement.pos.file, statement.pos.line).strip()
+    return text or None
 
 
 @dataclass(frozen=True)
