@@ -128,6 +128,8 @@ class Table:
                                       f"play that statement again")
             warning.source = contents.kept + contents.torn      # the journal as it was, for the caret line
             table.journal.rewrite(contents.kept)
+        elif contents.blank_tail:        # blank space after the last entry: the next would start on the wrong line
+            table.journal.rewrite(contents.kept)
         return table, warning
 
     # ------------------------------------------------------------ reading the state

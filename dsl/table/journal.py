@@ -68,6 +68,7 @@ class Contents:
     torn_line: int
     seed: int | None         # the seed of the table's dice, from the header
     kept: str                # the text up to the last marker: what stands once the torn tail is dropped
+    blank_tail: bool = False  # only blank space follows the last marker (dropped without a warning)
 
 
 # the header line that makes a play log a journal of `drama play` (a `drama run --record` log has none)
@@ -144,7 +145,7 @@ def read(path: str) -> Contents:
     torn = "".join(lines[start:])
     kept = "".join(lines[:start])
     return Contents(header, tuple(entries), torn if torn.strip() else "", start + 1,
-                    int(seed.group(1)) if seed else None, kept)
+                    int(seed.group(1)) if seed else None, kept, bool(torn) and not torn.strip())
 
 
 def backup(path: str) -> str:
