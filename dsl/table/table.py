@@ -28,26 +28,12 @@ from ..syntax import nodes as n
 from . import board as boards
 from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
 from ..syntax.printer import actor_text
+from . import commands
+from .commands import Quit, dispatch, looks
 from .core import Table
 
-COMMANDS = {
-    "undo": "take back the last entry (any number of times); the journal is rewritten",
-    "redo": "play the last undone entry again (until a new entry is accepted)",
-    "board": "show the board",
-    "odds": "ACTION [| DEFENCE ...]: the exact chances of an action now (as `drama odds`)",
-    "state": "[PARTY]: a party's quintessence, traits, treasures and moves (alone: everyone, flags and counters)",
-    "skip": "pass over the script's next statement without playing it",
-    "help": "this list",
-    "save": "say where the journal is (every entry is saved as it is accepted)",
-    "quit": "stop here; `drama play --resume` continues",
-}
-LOOKING = ("board", "state", "odds", "help", "save")      # commands that change nothing
 REROLLING = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*,?\s*(?:re-?rolling|rerolled)\b")
 DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
-
-
-class Quit(Exception):
-    """The game master asked to stop."""
 
 
 def completion_words(table: Table, line: str) -> list[str]:
@@ -55,7 +41,7 @@ def completion_words(table: Table, line: str) -> list[str]:
     the acting party's traits, treasures and moves, and the dice forms."""
     from ..syntax.vocabulary import KEYWORDS
     if line.startswith("/"):
-        return ["/" + name for name in COMMANDS]
+        return commands.names()
     names = table.session.interpreter.names
     words = line.split()
     words_out = [*names.sheets, *names.roles]
@@ -114,7 +100,7 @@ class TableLoop:
             line = self.read(prompt).strip()
             if not line.startswith("/"):
                 return line
-            if line[1:].split(" ", 1)[0] not in LOOKING:
+            if not looks(line):
                 raise Typed(line)
             self.command(line[1:])
 
@@ -403,46 +389,21 @@ class TableLoop:
     # ------------------------------------------------------------ commands
 
     def command(self, line: str) -> None:
-        name, _, rest = line.strip().partition(" ")
-        rest = rest.strip()
+        """A table command (the line without its `/`): see `dsl/table/commands.py`."""
+        dispatch(self, line)
+
+    def take_back(self, which: str) -> None:
+        """`/undo` or `/redo`."""
         table = self.table
-        if name not in COMMANDS:
-            hint = did_you_mean(name, list(COMMANDS))
-            self.say(f"  no table command /{name}" + (f": {hint}" if hint else "") + " (/help lists them)")
+        entry = table.undo() if which == "undo" else table.redo()
+        if entry is None:
+            self.say(f"  nothing to {which}")
             return
-        if name == "quit":
-            raise Quit
-        if name == "help":
-            for key, what in COMMANDS.items():
-                self.say(f"  /{key:<6} {what}")
-            self.say("  anything else is a statement of the language, played at once")
-        elif name == "board":
-            self.show_board()
-        elif name == "save":
-            self.say(f"  saved: every entry is in {table.journal.path} ({len(table.entries)} entries)"
-                     + (f"; replay it with `drama run {self.scenario_file}`" if self.scenario_file else ""))
-        elif name in ("undo", "redo"):
-            entry = table.undo() if name == "undo" else table.redo()
-            if entry is None:
-                self.say(f"  nothing to {name}")
-                return
-            first = entry.text.strip("\n").splitlines()
-            what = first[0] if first else entry.marker.text(len(table.entries) + (1 if name == "undo" else 0))
-            self.say(f"  {'undone' if name == 'undo' else 'redone'}: {what}")
-            self.show_board()
-            self.on_change(table)
-        elif name == "skip":
-            entry = table.skip("skipped at the table")
-            if entry is None:
-                self.say("  the script has ended: nothing to skip")
-            else:
-                self.refused = False
-                self.say(f"  skipped line {entry.marker.line}")
-                self.on_change(table)
-        elif name == "state":
-            self.state(rest)
-        elif name == "odds":
-            self.odds(rest)
+        first = entry.text.strip("\n").splitlines()
+        what = first[0] if first else entry.marker.text(len(table.entries) + (1 if which == "undo" else 0))
+        self.say(f"  {'undone' if which == 'undo' else 'redone'}: {what}")
+        self.show_board()
+        self.on_change(table)
 
     def state(self, name: str) -> None:
         """`/state PARTY`: one party's sheet and state; `/state` alone: every party, and the flags and counters."""
