@@ -29,7 +29,7 @@ from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
 from .source import SourceMap
-from .speed import StatementCache
+from .statement_cache import StatementCache
 
 
 class Program:
@@ -209,18 +209,7 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
 
 def _count(statements) -> int:
     """How many statements there are, those inside blocks included."""
-    count = 0
-    todo = [statements]
-    while todo:
-        for s in todo.pop():
-            count += 1
-            if isinstance(s, n.Loop):
-                todo.append(s.body)
-            elif isinstance(s, n.IfBlock):
-                todo.extend(arm.body for arm in s.arms)
-            elif isinstance(s, n.ChoiceBlock):
-                todo.extend(option.body for option in s.options)
-    return count
+    return sum(1 for _ in n.walk(statements))
 def _dry_run_pick(question) -> str:
     """`drama check` runs past every choice: it takes the first available option
     (the other options are checked statically, in every branch)."""

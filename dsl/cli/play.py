@@ -12,6 +12,7 @@ import click
 
 from ..engine.checks import plural
 from ..errors import DramaError, Position
+from ..messages import shown
 from .common import fail
 
 EXAMPLES = """
@@ -20,6 +21,7 @@ Examples:
   drama play scenarios/ashen-pass/with-embers.yaml
   drama play scenarios/ashen-pass/with-embers.yaml --seed 7 --board-port 8765
   drama play scenarios/ashen-pass/with-embers.yaml --resume
+  drama play scenarios/emberfall/scenario.yaml --seats --host 0.0.0.0 --board-port 8765
   drama play scenarios/skirmish/scenario.yaml --journal tonight.drama
 \b
 The journal (by default SCENARIO-DIR/journal/DATE-N.drama) is a play log:
@@ -46,6 +48,15 @@ def default_journal(scenario: str, resume: bool) -> str:
     return os.path.join(folder, f"{today}-{number}.drama")
 
 
+def _address(host: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost"
+    return True
+
+
 @click.command("play", epilog=EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
@@ -56,9 +67,15 @@ def default_journal(scenario: str, resume: bool) -> str:
                    "(default: a fresh one, written in the journal; --resume goes on with the journal's).")
 @click.option("--board-port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
               help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
+@click.option("--seats", is_flag=True,
+              help="A seat for each party the players control: a private link (and QR code) to declare and roll from a phone.")
+@click.option("--seat", "seat_parties", multiple=True, metavar="PARTY",
+              help="A seat for this party (or role); repeat it for each. Default with --seats: every party not hidden.")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int | None, board_port: int | None,
-                 color: bool | None) -> None:
+                 seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
@@ -66,6 +83,9 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     from ..pipeline import Program
     from ..table.journal import Lock
 
+    if not _address(host):
+        raise click.BadParameter(f"{host!r} is not an IP address or localhost (a name would need DNS)",
+                                 param_hint="--host")
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -75,22 +95,22 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         fail(getattr(error, "errors", [error]))
         return
     try:
-        _play(program, scenario, path, resume, seed, board_port, color)
+        _play(program, scenario, path, resume, seed, board_port, seats, seat_parties, host, color)
     finally:
         lock.release()
 
 
 def _play(program, scenario: str, path: str, resume: bool, seed: int | None, board_port: int | None,
-          color: bool | None) -> None:
+          seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
     """The session, once its journal is locked."""
-    from ..table import board as boards
     from ..table.core import Table
     from ..table.journal import read, scenario_text, write_atomically
     from ..table.readers import PlainReader, PromptReader
     from ..table.table import TableLoop, completion_words
 
-    server = None
+    serving = None
     fresh = False
+    created: list[str] = []              # the files this session made (removed if it cannot begin)
     try:
         if resume:
             if not os.path.exists(path):
@@ -102,25 +122,36 @@ def _play(program, scenario: str, path: str, resume: bool, seed: int | None, boa
                                        f"resume it without --seed, and it goes on with its own")
             table, warning = Table.resume(program, path, seed=seed)
             if warning is not None:
-                click.echo(warning.format(getattr(warning, "source", None)), err=True)
+                click.echo(shown(warning, getattr(warning, "source", None)), err=True)
         else:
             if seed is None:
                 seed, fresh = secrets.randbelow(1_000_000_000), True
             table = Table.start(program, path, seed=seed)
+            created.append(path)
         scenario_file = os.path.splitext(path)[0] + ".yaml"
         if not os.path.exists(scenario_file):
+            created.append(scenario_file)
             write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
                                                           dict(program.scenario.roles)))
-        if board_port is not None:
-            from ..table.web import PlayerBoard
-            server = PlayerBoard(board_port)
-            hidden = {sheet.id for sheet in program.scenario.cast if sheet.hidden}
-            names = {sheet.id: sheet.name for sheet in program.scenario.cast}
-
-            def publish(table: Table) -> None:
-                server.publish(boards.data(table.board(), hidden, names))
+        seats = seats or bool(seat_parties)
+        if board_port is not None or seats:
+            from ..table.seated import Serving, loopback, seated_parties
+            try:
+                parties = seated_parties(table, seat_parties) if seat_parties else None
+                serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume,
+                                  parties=parties)
+            except DramaError:
+                if not resume:                 # the session never began: leave no journal of it
+                    for made in (path, scenario_file):
+                        if made in created and os.path.exists(made):
+                            os.unlink(made)
+                raise
+            publish = serving.publish
             publish(table)
-            click.echo(f"player board: {server.url}")
+            if not loopback(host):
+                click.echo(f"warning: the table is served on {host}, port {serving.server.port}: anyone on a network "
+                           f"that reaches this machine can see the player board; a seat needs its own link", err=True)
+            serving.introduce(click.echo, qr=seats and sys.stdout.isatty())
         else:
             def publish(table: Table) -> None:
                 pass
@@ -130,16 +161,21 @@ def _play(program, scenario: str, path: str, resume: bool, seed: int | None, boa
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    read_line = PromptReader(lambda line: completion_words(table, line), os.path.splitext(path)[0] + ".history") \
+    read = PromptReader(lambda line: completion_words(table, line), os.path.splitext(path)[0] + ".history") \
         if interactive else PlainReader()
     click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else "")
                + (f" (a fresh seed: {seed})" if fresh else ""))
-    loop = TableLoop(table, read_line, color=color, on_change=publish, title=program.scenario.title,
-                     scenario_file=scenario_file, scenario=scenario)
+    options = dict(color=color, on_change=publish, title=program.scenario.title, scenario_file=scenario_file,
+                   scenario=scenario)
+    if serving is not None:
+        from ..table.seated import SeatsLoop
+        loop = SeatsLoop(table, serving.front(read), serving=serving, **options)
+    else:
+        loop = TableLoop(table, read, **options)
     try:
         loop.run()
     except DramaError as error:       # the disk refused the journal: what was accepted is in it
         fail([error])
     finally:
-        if server is not None:
-            server.close()
+        if serving is not None:
+            serving.close()

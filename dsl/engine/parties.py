@@ -92,10 +92,6 @@ class PartySheet:
         if isinstance(self.short, Mapping):
             object.__setattr__(self, "short", _frozen(self.short))
 
-    @property
-    def is_group(self) -> bool:
-        return bool(self.members)
-
 
 @frozen
 class PartyState:

@@ -18,8 +18,9 @@ from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Setting
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
-from ..speed import StatementCache, paused_collector
-from ..syntax.moving import moved, moved_error
+from ..collector import paused_collector
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved, moved_error
 from . import choices as ch
 from . import conditions, fallen
 from .runstate import RunState, copy_pending
@@ -29,7 +30,7 @@ from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
 # before any other statement
-_PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+_PART_OF_EXCHANGE = n.kinds("part_of_exchange")
 # the statements a defeated party's line is skipped for, inside control flow
 _MAY_SKIP = fallen.MAY_SKIP
 
@@ -490,11 +491,7 @@ class Interpreter:
         if self.mode.lean:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
-            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            events = ev.exchange(result, line, qualifiers, split)
-            if pending.action.intent_quoted:
-                events[0]["intent_quoted"] = True
-            self.events.extend(events)
+            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
         if pending.later:
             self.events.extend(pending.later)
 
@@ -534,7 +531,7 @@ class Interpreter:
 # One handler per kind of statement. A table of the class's functions, not of
 # bound methods kept by each interpreter: those would make every interpreter,
 # and its whole event log, a reference cycle that only the cyclic collector
-# could free (see dsl/speed.py).
+# could free (see dsl/collector.py).
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,

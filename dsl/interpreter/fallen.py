@@ -16,10 +16,10 @@ from typing import Callable, Iterable
 
 from ..syntax import nodes as n
 
-# the statements a defeated party's line is skipped for, inside control flow
-MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+# the statements a defeated party's line is skipped for, inside control flow (their trait)
+MAY_SKIP = n.kinds("may_skip")
 # the lines that belong to an aggressive action: skipped with it
-_OF_AN_ACTION = (n.Defence, n.Dictate, n.Reroll)
+_OF_AN_ACTION = tuple(kind for kind in MAY_SKIP if kind.part_of_exchange)
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,10 @@ def command(name: str, what: str, *, looks: bool = False):
 
 
 def looks(line: str) -> bool:
-    """Whether a `/...` line is a command that changes nothing (an unknown one changes nothing either)."""
+    """Whether a `/...` line is a command that changes nothing (one this registry does not know may:
+    the seats' loop adds its own)."""
     found = COMMANDS.get(line.lstrip("/").split(" ", 1)[0])
-    return found is None or found.looks
+    return found is not None and found.looks
 
 
 def names() -> list[str]:
