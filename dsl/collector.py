@@ -23,7 +23,7 @@
   the engine's inputs of an exchange depend only on its statements, so they
   are built once per exchange as written.
 - **`drama simulate` has a fast path**: the script compiled once into steps
-  (`dsl/interpreter/compiled.py`), whose exchanges of one party against one
+  (`dsl/interpreter/fastpath.py`), whose exchanges of one party against one
   go through `dsl/engine/duel.py`, the engine's exchange specialised for
   that case, without result objects; property tests keep both equal to the
   interpreter and `Game.exchange` (tests/test_compiled.py, tests/test_duel.py).

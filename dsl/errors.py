@@ -80,6 +80,7 @@ CODES: dict[str, str] = {
     "E318": "R14: more re-rolls than the recovery's bonus allows",
     "E319": "R14: re-rolls that cannot be chosen as written",
     "E320": "R13: a round length that is not a length of time",
+    "E321": "point 15: an aggressive action aimed only at defeated parties",
     "E330": "a choice that nobody made",
     "E331": "a choice with no option available",
     "E332": "a given option that is not available",

@@ -23,7 +23,7 @@ def show(value: bool | int) -> str:
 
 def wrong_kind(name, was: str, used_as: str) -> DramaError:
     """E209: a flag used as a counter, or the other way round (`name` a syntax tree Name):
-    found by the run (`interpreter/state.py`) and by the static check (`statecheck.py`)."""
+    found by the run (`interpreter/named_values.py`) and by the static check (`statecheck.py`)."""
     fix = f"a counter's condition compares it: `{name.text} > 0`" if was == "counter" \
         else f"a flag is a condition by itself: `if {name.text}`, `if not {name.text}`"
     return DramaError("E209", f"'{name.text}' is a {was}, not a {used_as}", position=name.pos, hint=fix)

@@ -11,6 +11,7 @@ from functools import lru_cache
 from math import comb
 from typing import Mapping, Sequence
 
+from .engine import formulas
 from .syntax import nodes as n
 from .errors import DramaError, Position, did_you_mean, one_of
 from .interpreter import Interpreter
@@ -391,15 +392,9 @@ def _spread(available: Sequence[int], ones: Sequence[int], owed: int) -> list[in
     """What each party of a side loses (R6, R10): its own ones first, then the
     side's loss falls on the lead first, then the next, as the engine's `_spread`
     does; a party never loses more than it has."""
-    lost = []
-    last = len(available) - 1
-    for i, (have, rolled) in enumerate(zip(available, ones)):
-        first = min(have, rolled)
-        left = have - first
-        take = owed if i == last else min(owed, left)
-        owed -= take
-        lost.append(first + min(take, left))
-    return lost
+    firsts = [min(have, rolled) for have, rolled in zip(available, ones)]
+    lefts = [have - first for have, first in zip(available, firsts)]
+    return [first + min(take, left) for first, take, left in zip(firsts, formulas.lead_first(lefts, owed), lefts)]
 
 
 class _Tally:
@@ -493,11 +488,11 @@ def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], 
             ways = a_cum.count[value]
             win += ways * cum.below(value)
             tie_ways += ways * cum.at(value)
-            double += ways * cum.below(min(value - 1, value // 2) + 1)    # R8
+            double += ways * cum.below(formulas.doubled_up_to(value) + 1)    # R8
         against = 0
         if not target.is_gm:                                            # only a party wins double
             for value in cum.values:
-                against += cum.count[value] * a_cum.below(min(value - 1, value // 2) + 1)
+                against += cum.count[value] * a_cum.below(formulas.doubled_up_to(value) + 1)
         comparisons.append(ComparisonOdds(
             plan.attacker.name, target.name, target.value if target.is_gm else None,
             Chance(win, total), Chance(tie_ways, total), Chance(total - win - tie_ways, total),

@@ -102,9 +102,9 @@ class Program:
 
     def fast_path(self) -> tuple:
         """(the script compiled for SIMULATE runs, None) or (None, why it cannot
-        be): see `dsl/interpreter/compiled.py`."""
+        be): see `dsl/interpreter/fastpath.py`."""
         if self._fast is None:
-            from .interpreter.compiled import Unsupported, compile_script
+            from .interpreter.fastpath import Unsupported, compile_script
             try:
                 self._fast = (compile_script(self.script, self.names), None)
             except Unsupported as why:

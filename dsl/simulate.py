@@ -97,7 +97,7 @@ class Prepared:
 
 def path_taken(prepared: Prepared) -> str:
     """Which way the runs go (`drama simulate --verbose`): the compiled fast
-    path (`dsl/interpreter/compiled.py`), or the interpreter, and why."""
+    path (`dsl/interpreter/fastpath.py`), or the interpreter, and why."""
     fast, why = prepared.program.fast_path()
     if fast is None:
         return f"fast path: not taken ({why}); every run goes through the interpreter"

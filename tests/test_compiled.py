@@ -1,4 +1,4 @@
-"""The fast path of `drama simulate` (`dsl/interpreter/compiled.py`) against the interpreter.
+"""The fast path of `drama simulate` (`dsl/interpreter/fastpath.py`) against the interpreter.
 
 Random scripts of the statements a simulation meets (rounds, holds,
 recoveries, actions with and without defences, dice rolled or given, `if`

@@ -224,17 +224,21 @@ def test_R7_inside_a_block_a_defeated_partys_lines_are_skipped_with_an_event(tmp
                        "if round = 2\n"
                        "Goblins stab -> Kara with Numbers, rolled 3\n"
                        "Kara defends with Agility, rolled 2\n"
-                       "Overlord crush -> Goblins with Brutality, rolled 4\n"
+                       "Overlord crush -> Kara +Goblins with Brutality, rolled 4\n"
                        "Goblins defend with Numbers, rolled 5\n"
+                       "Kara defends with Agility, rolled 2\n"
                        "end\n")
     skipped = of_type(events, "skipped")
+    # (point 15: the defeated Goblins are no longer a target of the Overlord's crush)
     assert [(s["line"], s["party_ids"], s["why"]) for s in skipped] == [(6, ["Goblins"], "defeated"),
+                                                                        (8, ["Goblins"], "target defeated"),
                                                                         (9, ["Goblins"], "defeated")]
-    # the skipped defence is logged after its exchange, which met no defence (R5)
+    # the skipped defence is logged after its exchange
     kinds = [e["type"] for e in events]
-    assert kinds.index("skipped", kinds.index("action", kinds.index("branch"))) > kinds.index("branch")
+    last_exchange = len(kinds) - 1 - kinds[::-1].index("exchange")
+    assert kinds[last_exchange + 1] == "skipped" and events[last_exchange + 1]["line"] == 9
     overlord = of_type(events, "exchange")[-1]
-    assert overlord["values"]["Goblins"] == 0 and overlord["winner"] == "Overlord"
+    assert overlord["defender"] == "Kara" and overlord["winner"] == "Overlord"
 
 
 def test_R7_a_defeated_helper_is_dropped_from_a_recovery_inside_a_block(tmp_path):

@@ -346,9 +346,22 @@ def test_e307_defeated_party_defending_R7(in_tmp):
     outcome = check(in_tmp, DRAMA +
                     "Kara fireball -> Goblins, rolled 6 6 6\n"
                     "Bren bash -> Goblins with Strength, rolled 2\n"
+                    "Overlord crush -> Bren with Brutality, rolled 3\n"
+                    "Bren & Goblins defend\n"
+                    "  Bren with Strength, rolled 2\n"
+                    "  Goblins with Numbers, rolled 2\n")
+    one_error(outcome, "E307", "script.drama:7:3", "Goblins is defeated in Throne Hall and cannot defend (R7)")
+
+
+def test_e321_an_action_aimed_only_at_the_fallen_point_15(in_tmp):
+    outcome = check(in_tmp, DRAMA +
+                    "Kara fireball -> Goblins, rolled 6 6 6\n"
+                    "Bren bash -> Goblins with Strength, rolled 2\n"
                     "Overlord crush -> Goblins\n"
                     "Goblins defend with Numbers\n")
-    one_error(outcome, "E307", "script.drama:5:1", "Goblins is defeated in Throne Hall and cannot defend (R7)")
+    # one error: the defence goes with the action it answers
+    one_error(outcome, "E321", "script.drama:4:19",
+              "Goblins is defeated in Throne Hall, out of the situation: no longer a party to strike at (point 15)")
 
 
 def test_e308_no_double_win_R8(in_tmp):
@@ -870,6 +883,8 @@ TRIGGERS = {
                               "rerolling 2 to 4, then 6 5\n"),
     "E319": _scenario(DRAMA + "Kara recovers, roll, rerolling 2 to 4\n"),
     "E320": _scenario('drama "The Hearing" with Kara, Bren, rounds of 0 hours\n'),
+    "E321": _scenario(DRAMA + "Kara fireball -> Goblins, rolled 6 6 6\nBren bash -> Goblins with Strength, rolled 2\n"
+                      "Overlord crush -> Goblins\n"),
     "E401": _scenario(DRAMA + "Kara recovers, rolled 6\n"),
     "E402": _scenario(DRAMA + "Kara fireball -> Overlord, rolled 7\n"),
     "E501": _output_onto_scenario,

@@ -393,15 +393,20 @@ def test_R7_a_defeated_party_cannot_act_message():
     game.next_round()
     refused(game, lambda: game.exchange(Action("roar", (act("Overlord", "Brutality"),), "Kara")),
             "E307", "R7", "Overlord is defeated in Throne Hall and cannot act")
-    refused(game, lambda: game.exchange(Action("fireball", (act("Kara", "Sorcery", None, G(2)),), "Overlord"),
-                                        [defend("Overlord", "Cunning")]),
+    # (a joint defence: the target Bren stands, his partner does not)
+    refused(game, lambda: game.exchange(Action("fireball", (act("Kara", "Sorcery", None, G(2)),), "Bren"),
+                                        [Defence((Part("Bren", "Strength", None, Throw.none(), 0),
+                                                  Part("Overlord", "Cunning", None, Throw.none(), 0)))]),
             "E307", "R7", "Overlord is defeated in Throne Hall and cannot defend")
     refused(game, lambda: game.hold("Overlord"), "E307", "R7", "Overlord is defeated in Throne Hall")
     refused(game, lambda: game.recover("Overlord"), "E307", "R7", "Overlord is defeated in Throne Hall")
     refused(game, lambda: game.recover("Bren", helpers=[Helping("Overlord", "Cunning")]), "E307", "R7")
-    # an undefended defeated party can still be the target of an action
-    y = game.exchange(Action("fireball", (act("Kara", "Sorcery", None, G(2)),), "Overlord"))
-    assert y.comparisons[0].winner == "Kara" and y.defeats == ()
+    # point 15: nor is a defeated party a target any more
+    refused(game, lambda: game.exchange(Action("fireball", (act("Kara", "Sorcery", None, G(2)),), "Overlord")),
+            "E321", "point 15", "Overlord is defeated in Throne Hall, out of the situation")
+    refused(game, lambda: game.exchange(Action("fireball", (act("Kara", "Sorcery", None, G(2)),), "Bren",
+                                               extra_targets=("Overlord",))),
+            "E321", "point 15", "Overlord is defeated in Throne Hall, out of the situation")
 
 
 def test_R7_spending_to_0_then_failing_is_a_defeat():

@@ -531,7 +531,7 @@ def test_an_error_in_a_branch_refuses_the_scenario_before_any_run(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# the fast path (dsl/interpreter/compiled.py, dsl/engine/duel.py)
+# the fast path (dsl/interpreter/fastpath.py, dsl/engine/duel.py)
 
 SKIRMISH = ROOT / "scenarios" / "skirmish" / "scenario.yaml"
 

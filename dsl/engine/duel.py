@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from . import results as r
 from .dice import SeededDice
+from .formulas import allowed, cap, double_win, owed, roll_off
 from .inputs import Part
 from .turns import take_turn
 
@@ -65,66 +66,50 @@ class Duel:
         drama = game.drama
         if drama is None:
             return None
-        a, d = self.a, self.d
-        members = drama.parties
-        if a not in members or d not in members:
-            return None
         parties = game.parties
-        attacker, defender = parties[a], parties[d]
-        if attacker.defeated or attacker.acted or defender.defeated \
-                or attacker.sheet is not self.sheet_a or defender.sheet is not self.sheet_d:
+        attacker, defender = parties.get(self.a), parties.get(self.d)
+        if not self._takes(game, drama, attacker, defender):
             return None
         settings = game.settings
-        policy = settings.ties
-        if policy == "vote" and not game.lenient:
-            return None                 # a tie would need a vote: resolve raises E311
         # R3: how many dice each side rolls, with the quintessence available now
-        base_a, most, limit = self.plan_a
-        available = attacker.available
-        if most:
-            count_a = limit if limit < available else available
-        elif limit > available:
+        count_a = _count(self.plan_a, attacker.available)
+        count_d = _count(self.plan_d, defender.available)
+        if count_a is None or count_d is None:
             return None                 # more dice than it may roll: resolve raises E301
-        else:
-            count_a = limit
-        base_d, most, limit = self.plan_d
-        available = defender.available
-        if most:
-            count_d = limit if limit < available else available
-        elif limit > available:
-            return None
-        else:
-            count_d = limit
         # ---------------------------------------------------------- nothing refuses below
-        sides = settings.sides
-        dice = game.dice
-        roll = dice.roll                                                       # R2
-        if count_a and count_d and type(dice) is SeededDice:
-            # one draw of both sides' dice: the same faces, in the same order, as two
-            both = roll(count_a + count_d, sides)
-            dice_a, dice_d = both[:count_a], both[count_a:]
-        else:
-            dice_a = roll(count_a, sides) if count_a else ()
-            dice_d = roll(count_d, sides) if count_d else ()
-        value_a = base_a + sum(dice_a)
-        value_d = base_d + sum(dice_d)
+        dice_a, dice_d = _roll(game.dice, count_a, count_d, settings.sides)     # R2
+        value_a = self.plan_a[0] + sum(dice_a)
+        value_d = self.plan_d[0] + sum(dice_d)
         tie = value_a == value_d                                               # R5, R11
         if not tie:
             attacker_won = value_a > value_d
-        elif policy == "actor":
+        elif settings.ties == "actor":
             attacker_won = True
-        elif policy == "defender":
+        elif settings.ties == "defender":
             attacker_won = False
         else:                                       # a roll-off with the seeded dice
-            while True:
-                x, y = roll(2, sides)
-                if x != y:
-                    attacker_won = x > y
-                    break
-        high = settings.high                                                   # R6
-        owed = 1 + sum([die >= high for die in (dice_a if attacker_won else dice_d)])
-        take_turn(game, (a,))                                                  # R9
+            attacker_won = roll_off(game.dice.roll, settings.sides)[0]
+        take_turn(game, (self.a,))                                             # R9
         drama.acted_any = True
+        return self._settle(game, attacker, defender, dice_a, dice_d, attacker_won,
+                            value_a, value_d, tie)
+
+    def _takes(self, game: Game, drama, attacker, defender) -> bool:
+        """Whether the duel takes this exchange on the table now (else `resolve` does,
+        and raises what applies): both in the situation, the attacker free to act, the
+        defender standing, the sheets those it was planned with, no vote on a tie."""
+        members = drama.parties
+        if self.a not in members or self.d not in members:
+            return False
+        if attacker.defeated or attacker.acted or defender.defeated \
+                or attacker.sheet is not self.sheet_a or defender.sheet is not self.sheet_d:
+            return False
+        return game.settings.ties != "vote" or game.lenient     # a vote would raise E311
+
+    def _settle(self, game: Game, attacker, defender, dice_a, dice_d, attacker_won: bool,
+                value_a: int, value_d: int, tie: bool) -> tuple[str, ...]:
+        """R6-R8 once the dice are rolled: ones, the loss, a defeat, a double win."""
+        owed_now = owed(dice_a if attacker_won else dice_d, game.settings.high)  # R6
         at_zero_a = not attacker.available                                     # for R7
         at_zero_d = not defender.available
         ones = dice_a.count(1)                                                 # R6: ones
@@ -134,18 +119,37 @@ class Duel:
         if ones:
             defender.lost_this_round += defender.lose(ones)
         loser = defender if attacker_won else attacker
-        loser.lost_this_round += loser.lose(owed)
+        loser.lost_this_round += loser.lose(owed_now)
         defeats: tuple[str, ...] = ()
         if at_zero_d if attacker_won else at_zero_a:                           # R7
             loser.defeated = True
-            defeats = (d,) if attacker_won else (a,)
+            defeats = (self.d,) if attacker_won else (self.a,)
         if tie:                                                                # R8
             game.options = []
         elif attacker_won:
-            game.options = [r.Option(0, (a,))] if value_a >= 2 * value_d else []
+            game.options = [r.Option(0, (self.a,))] if double_win(value_a, value_d) else []
         else:
-            game.options = [r.Option(0, (d,))] if value_d >= 2 * value_a else []
+            game.options = [r.Option(0, (self.d,))] if double_win(value_d, value_a) else []
         return defeats
+
+
+def _count(plan: tuple[int, bool, int], available: int) -> int | None:
+    """R3: how many dice a side of the duel rolls with `available` quintessence: as
+    many as it may, up to its limit, or its fixed number (None: more than it may)."""
+    _, most, limit = plan
+    if most:
+        return allowed(limit, available)
+    return None if limit > available else limit
+
+
+def _roll(dice, count_a: int, count_d: int, sides: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """R2: both sides' dice, the attacker's first, as `resolve` draws them."""
+    roll = dice.roll
+    if count_a and count_d and type(dice) is SeededDice:
+        # one draw of both sides' dice: the same faces, in the same order, as two
+        both = roll(count_a + count_d, sides)
+        return both[:count_a], both[count_a:]
+    return (roll(count_a, sides) if count_a else ()), (roll(count_d, sides) if count_d else ())
 
 
 def _plan(sheet, part: Part) -> tuple[int, bool, int] | None:
@@ -164,14 +168,11 @@ def _plan(sheet, part: Part) -> tuple[int, bool, int] | None:
         return None
     level = sheet.traits[trait] if trait is not None else 0
     gm = part.gm
-    if trait is None:
-        cap = 1
-    else:
-        cap = level + gm if level + gm > 0 else 0
+    most = cap(level if trait is not None else None, gm)
     base = level + (sheet.treasures[treasure] if treasure is not None else 0) + gm
     if throw.most:
-        return base, True, cap if throw.count is None else min(cap, throw.count)
+        return base, True, most if throw.count is None else min(most, throw.count)
     count = throw.count or 0
-    if count > cap:
+    if count > most:
         return None
     return base, False, count

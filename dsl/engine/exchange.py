@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..errors import DramaError, RuleError, one_of
-from . import checks
+from . import checks, formulas
 from . import results as r
 from .checks import plural
 from .dice import NO_THROW, Throw, check_faces
@@ -138,6 +138,9 @@ def _check_exchange(game: Game, action: Action, defences: Sequence[Defence]
             checks.member(game, pid)           # raises E201 or E203
         if pid in attackers:
             raise DramaError("E305", f"{pid} cannot be the target of an action it takes part in")
+        if drama is not None and parties[pid].defeated:      # point 15: the fallen are out of the situation
+            raise RuleError("point 15", "E321", f"{pid} is defeated in {drama.name}, out of the situation: "
+                            "no longer a party to strike at", party=pid)
     if len(targets) > 1 and len(set(targets)) != len(targets):
         raise DramaError("E305", f"{one_of(sorted(set(t for t in targets if targets.count(t) > 1)))} "
                          "is a target more than once")
@@ -218,11 +221,8 @@ def _plan_effort(game: Game, part: Part, lead: bool, spending: int) -> r.EffortP
     level = party.traits[part.trait] if part.trait is not None else 0
     treasure = party.treasures[part.treasure] if part.treasure is not None else 0
     available = party.available - spending
-    if part.trait is None:
-        cap = 1
-    else:
-        cap = level + part.gm if level + part.gm > 0 else 0
-    allowed = cap if cap < available else available
+    cap = formulas.cap(level if part.trait is not None else None, part.gm)
+    allowed = formulas.allowed(cap, available)
     throw = part.throw
     if throw.faces is not None:         # given
         count = len(throw.faces)
@@ -340,12 +340,8 @@ def _settle_tie(game: Game, attacker: r.Side, side: r.Side) -> tuple[str, str, t
                         f"{attacker.name} and {side.name} tie at {attacker.value}: say who won the vote",
                         expected=f"`tie {first}` or `tie {other}` after the exchange, "
                                  "or run with --lenient to let the dice decide")
-    rolls = []
-    while True:                                        # a roll-off with the seeded dice
-        a, b = game.dice.roll(2, game.settings.sides)
-        rolls.append((a, b))
-        if a != b:
-            return (attacker.name if a > b else side.name), "random", tuple(rolls)
+    won, rolls = formulas.roll_off(game.dice.roll, game.settings.sides)
+    return (attacker.name if won else side.name), "random", rolls
 
 
 def _losses_owed(game: Game, attacker: r.Side, sides: list[r.Side], winners: list[str]
@@ -361,7 +357,7 @@ def _losses_owed(game: Game, attacker: r.Side, sides: list[r.Side], winners: lis
             continue
         won = winners[index] == attacker.name
         winning, loser = (attacker, side) if won else (side, attacker)
-        amount = 1 + sum([die >= high for effort in winning.efforts for die in effort.dice])
+        amount = formulas.owed([die for effort in winning.efforts for die in effort.dice], high)
         owed.append(amount)
         lost_by_side[loser.name] = lost_by_side.get(loser.name, 0) + amount
     return owed, lost_by_side
@@ -408,7 +404,7 @@ def _double_wins(action: Action, attacker: r.Side, sides: list[r.Side], winners:
         else:
             value, needed, winning = side.value, attacker.value, side
         # only a party wins double: the GM beating a party is an ordinary failure
-        double = bool(winning.parties) and not tie and value > needed and value >= 2 * needed
+        double = bool(winning.parties) and not tie and formulas.double_win(value, needed)
         if double:
             options.append(r.Option(index, winning.parties))
         values = {attacker.name: attacker.value}
@@ -458,16 +454,10 @@ def _spread(game: Game, side: r.Side, amount: int, shares: dict[str, int] | None
                 paid[pid] = paid.get(pid, 0) + take
                 amount -= take
         return out
-    out = []
-    for i, pid in enumerate(side.parties):
-        if amount <= 0:
-            break
-        last = i == len(side.parties) - 1
-        take = amount if last else min(amount, game.parties[pid].available)
-        if take > 0:
-            out.append((pid, take))
-            amount -= take
-    return out
+    if amount <= 0:
+        return []
+    takes = formulas.lead_first([game.parties[pid].available for pid in side.parties], amount)
+    return [(pid, take) for pid, take in zip(side.parties, takes) if take > 0]
 
 
 def _may_take(game: Game, option: r.Option) -> list[str]:

@@ -18,7 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from .. import events as ev
 from ..errors import DramaError, Position, did_you_mean, one_of
+from ..syntax import nodes as n
+from . import conditions
 
 __all__ = ["Offered", "Question", "Answer", "Ask", "pick", "parse_answers", "check_answers"]
 
@@ -125,3 +128,56 @@ def check_answers(answers: Mapping[str, str], offered: Mapping[str, list[str]]) 
             raise DramaError("E207", f"the choice '{choice}' has no option '{option}' (--choose)",
                              expected=f"one of {one_of(offered[choice])}",
                              hint=did_you_mean(option, offered[choice]))
+
+
+class MakesChoices:
+    """The interpreter's part that runs a `choose` block: the question, the ONE place its
+    answer comes from (`answer`), the event, and the option's body; mixed into
+    `core.Interpreter`."""
+
+    def _choice(self, s: n.ChoiceBlock) -> None:
+        offered = []
+        for option in s.options:
+            why = None
+            if option.once and (option.pos.file, option.pos.line) in self.used_once:
+                why = "it was taken once already"
+            elif option.condition is not None and not conditions.holds(option.condition, self):
+                why = f"'{option.text}' does not hold"
+            offered.append(Offered(option.label.text, why is None, option.weight, why))
+        question = Question(s.label.text, tuple(offered), s.pos)
+        if not question.available:
+            raise DramaError("E331", f"no option of the choice '{s.label.text}' is available",
+                             notes=[f"'{o.label}': {o.why}" for o in offered],
+                             hint="add an option without a condition or `once`, taken when no other is")
+        answer = self.answer(question, s.given)
+        taken = next(o for o in s.options if o.label.text == answer.option)
+        if taken.once:
+            self.used_once.add((taken.pos.file, taken.pos.line))
+        self.chosen[s.label.text] = answer.option
+        game = self.game
+        self.events.append(ev.choice(s.pos.file, s.pos.line, question, answer,
+                                     game.drama.name if game.drama else None, game.round))
+        self._block(taken.body)
+
+    def answer(self, question: Question, given: n.Name | None = None) -> Answer:
+        """The answer to a choice: the ONE place a run gets it (see dsl/interpreter/choices.py):
+        the option given in the script, then --choose, then the `ask` hook (the table),
+        then the seeded dice in a lenient run; else E330."""
+        if given is not None and self.mode.keeps_table_calls:
+            if given.text not in question.available:
+                raise unavailable(question, given.text, "in the script", given.pos)
+            return Answer(given.text, "given")
+        label = self.answers.get(question.choice)
+        if label is not None:
+            if label not in question.available:
+                raise unavailable(question, label, "with --choose", None)
+            return Answer(label, "command")
+        if self.ask is not None:
+            label = self.ask(question)
+            if label is not None:
+                if label not in question.available:
+                    raise unavailable(question, label, "at the table", None)
+                return Answer(label, "table")
+        if self.lenient:
+            return Answer(pick(question, lambda total: self.dice.roll(1, total)[0]), "seeded")
+        raise refuse(question)

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..syntax import nodes as n
+
+
+class Run(Protocol):
+    """What a condition reads of a run (an `Interpreter`, declared here rather than
+    guessed): the game table, the names, the flags and counters, the choices made,
+    who fell in the latest situation, and the engine's result of its last exchange."""
+
+    game: object
+    names: object
+    state: object
+    chosen: dict
+    fallen: set
+    last: object
 
 COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
            "=": int.__eq__, "!=": int.__ne__}
 
 
-def holds(c: n.Condition, run) -> bool:
+def holds(c: n.Condition, run: Run) -> bool:
     """Whether `c` holds for an interpreter `run` (its game, names, the parties
     that fell in the latest situation and its last exchange)."""
     kind = type(c)
@@ -46,14 +60,14 @@ def holds(c: n.Condition, run) -> bool:
     raise TypeError(f"not a condition: {c!r}")  # pragma: no cover
 
 
-def value(v: n.Quantity | n.Sum, run) -> int:
+def value(v: n.Quantity | n.Sum, run: Run) -> int:
     """The value of one side of a comparison, or of a `set`, now."""
     if type(v) is n.Quantity:
         return quantity(v, run)
     return sum(sign * quantity(q, run) for sign, q in v.terms)
 
 
-def quantity(q: n.Quantity, run) -> int:
+def quantity(q: n.Quantity, run: Run) -> int:
     """The value of one quantity now."""
     if q.kind == "number":
         return q.value
@@ -100,7 +114,7 @@ class LastExchange:
         return LastExchange(frozenset(outcomes), frozenset(winners), frozenset(losers))
 
 
-def actual(c: n.Condition, run) -> list[str]:
+def actual(c: n.Condition, run: Run) -> list[str]:
     """What the parts of a condition are now, for the message of a failed `expect`:
     `gold is 3`, `Overlord is not defeated`, `the choice "At the river" took "Wade across"`."""
     out: list[str] = []

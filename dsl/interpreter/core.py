@@ -1,7 +1,10 @@
 """The interpreter: walks a script's statements, drives the engine, and emits the event log.
 
-Names are resolved by `dsl.names`, exchanges gathered by `exchanges`,
-conditions tested by `conditions`, and what a run does with the dice a script
+Names are resolved by `dsl.names`, exchanges gathered and resolved by
+`exchanges` (`ExchangeLines`), choices made by `choices` (`MakesChoices`),
+the fallen skipped by `fallen` (`SkipsTheFallen`), placeholders filled by
+`texts`, blocks walked with a `cursor.Cursor`, conditions tested by
+`conditions`, and what a run does with the dice a script
 gives is its `modes.RunMode`. Errors go to one `Diagnostics` sink: a stopping
 sink (`drama run`) raises the first, a collecting one (`drama check`) keeps
 each and the run goes on with the next statement.
@@ -22,10 +25,14 @@ from ..collector import paused_collector
 from ..statement_cache import StatementCache
 from ..syntax.occurrences import moved, moved_error
 from . import choices as ch
+from .choices import MakesChoices
 from . import conditions, fallen
+from .cursor import Cursor, arm_holds, arm_taken, loop_ended
 from .runstate import RunState, copy_pending
-from .state import State, show
-from .exchanges import ExchangeBuilder, Pending, error_position
+from .named_values import State
+from .exchanges import ExchangeBuilder, ExchangeLines, Pending
+from .fallen import SkipsTheFallen
+from .texts import Texts
 from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
@@ -44,7 +51,7 @@ class BudgetSpent(Exception):
         self.error = error
 
 
-class Interpreter:
+class Interpreter(Texts, MakesChoices, SkipsTheFallen, ExchangeLines):
     """Runs scripts on one game table and collects the events.
 
     `errors` is where errors go: None raises the first, a list (or a
@@ -84,12 +91,9 @@ class Interpreter:
         # how many lines below its node the statement being run is: a repeated line's node is
         # shared by its occurrences (nodes.Script); events add it (`line`), errors get it in `step`
         self.shift = 0
-        self.depth = 0               # how many `if` and `repeat` blocks the current statement is in
+        self.cursor = Cursor(budget)     # how deep in blocks and loops, and the budget spent (E012)
         self.last = None             # the engine's result of the last exchange, for `last exchange`
         self.fallen: set[str] = set()    # defeated in the running, or else the last, situation
-        self.budget = budget         # statements loops may repeat: passes, and statements inside (E012)
-        self.steps = 0
-        self.looping = 0             # how many loops the current statement is in
         self.spent: DramaError | None = None    # E012, when a collecting run stopped at the budget
         self.members_lost: dict[str, list[str]] = {}     # party -> its members lost (for narration)
 
@@ -111,9 +115,8 @@ class Interpreter:
         """Count a pass through a loop, or a statement run inside one, against the
         budget: past it, E012 (a collecting run stops, keeping the error in `spent`).
         A statement outside every loop runs once at most: it is not counted."""
-        self.steps += 1
-        if self.steps > self.budget:
-            error = DramaError("E012", f"the run's loops executed more than {self.budget:,} statements, "
+        if self.cursor.count():
+            error = DramaError("E012", f"the run's loops executed more than {self.cursor.budget:,} statements, "
                                "the limit", position=pos,
                                expected="loops with smaller bounds, or fewer of them one inside another",
                                notes=["each pass through a loop counts, and each statement run inside one"])
@@ -125,7 +128,7 @@ class Interpreter:
         """Run one statement (a block with everything in it), written `shift`
         lines below where its node says (a repeated line, see nodes.Script)."""
         self.shift = shift
-        if self.looping:
+        if self.cursor.looping:
             self.tick(moved(statement.pos, shift) if shift else statement.pos)
         kind = type(statement)
         handler = _HANDLERS.get(kind)
@@ -144,11 +147,13 @@ class Interpreter:
             self.pending = None
         try:
             # (only defeats of the running situation matter, and they are in `fallen`)
-            if self.fallen and (self.depth or self.mode.skips_fallen_everywhere) and kind in _MAY_SKIP \
-                    and self.game.drama is not None:
-                statement = self.without_defeated(statement)
-                if statement is None:
-                    return
+            if self.fallen and kind in _MAY_SKIP and self.game.drama is not None:
+                if self.cursor.depth or self.mode.skips_fallen_everywhere:
+                    statement = self.without_defeated(statement)
+                    if statement is None:
+                        return
+                elif kind is n.Action:
+                    statement = self.against_the_standing(statement)
             handler(self, statement)
         except DramaError as error:
             self.fail(moved_error(error.at(statement.pos), statement, shift), None)
@@ -158,6 +163,15 @@ class Interpreter:
         self.resolve()
         self.pending = None
         self.events.append(ev.final(self.game.states(), self.game.time, self.state.values))
+
+    def log(self, event: dict) -> None:
+        """Add an event to the log (the fast path's `branch`, `loop` and `skipped` events)."""
+        self.events.append(event)
+
+    def fell(self, line: int, defeats: tuple[str, ...]) -> None:
+        """Parties defeated by an exchange at `line` that logged nothing else (a duel of the fast path)."""
+        self.fallen.update(defeats)
+        self.events.extend([ev.defeat(line, pid) for pid in defeats])
 
     def fail(self, error: DramaError, pos: Position | None) -> None:
         """Report an error of a statement at `pos`, unless it has a position of its own."""
@@ -176,7 +190,7 @@ class Interpreter:
         return RunState(self.game.snapshot(), tuple(self.state.values.items()), tuple(self.chosen.items()),
                         frozenset(self.used_once), copy_pending(self.pending), frozenset(self.fallen),
                         self.last, tuple((pid, tuple(lost)) for pid, lost in self.members_lost.items()),
-                        self.steps, self.spent)
+                        self.cursor.steps, self.spent)
 
     def restore(self, saved: RunState) -> None:
         """Back to the state of a `snapshot` of a run of the same program (this
@@ -189,117 +203,42 @@ class Interpreter:
         self.fallen = set(saved.fallen)
         self.last = saved.last
         self.members_lost = {pid: list(lost) for pid, lost in saved.members_lost}
-        self.steps = saved.steps
+        self.cursor = Cursor(self.cursor.budget)
+        self.cursor.steps = saved.steps
         self.spent = saved.spent
-        self.shift = self.depth = self.looping = 0
-
-    # ------------------------------------------------------------ texts
-
-    def fill(self, text: str, s: n.Statement) -> str:
-        """The text with its placeholders filled in from the state now."""
-        if not placeholders.has_placeholders(text):
-            return text
-        return placeholders.fill(text, Position(s.pos.file, s.pos.line, s.column), self._placeholder)
-
-    def _placeholder(self, inside: str, at: Position) -> str:
-        """The value of one placeholder: `{round}`, `{drama}`, `{hero}`, `{hero.quintessence}`..."""
-        game, names = self.game, self.names
-        if inside in self.state:
-            return show(self.state.values[inside])
-        name, field = placeholders.split(inside, at, names.known())
-        if name not in names.sheets and name not in names.roles:      # one of placeholders.GLOBALS
-            if name == "round":
-                return str(game.round or 0)
-            return game.drama.name if game.drama is not None else ""
-        pid = names.party(n.Name(name, at))
-        sheet = names.sheets[pid]
-        if field == "name":
-            return sheet.name
-        if field == "id":
-            return pid
-        if field == "members":
-            members = list(sheet.members)
-            return (", ".join(members[:-1]) + " and " + members[-1]) if len(members) > 1 else \
-                (members[0] if members else sheet.name)
-        if field == "maximum":
-            return str(sheet.quintessence)
-        state = game.state(pid)
-        return str(state.quintessence if field == "quintessence" else state.damage_pool)
+        self.shift = 0
 
     # ------------------------------------------------------------ control flow
 
+    def holds(self, condition: n.Condition) -> bool:
+        """Whether a condition holds now."""
+        return conditions.holds(condition, self)
+
     def _if(self, s: n.IfBlock) -> None:
-        for arm in s.arms:
-            if arm.condition is None or conditions.holds(arm.condition, self):
-                self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
-                self._block(arm.body)
-                return
-        self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+        arm = arm_taken(s.arms, lambda arm: arm_holds(arm, self.holds))
+        if arm is None:
+            self.events.append(ev.branch(s.pos.file, s.pos.line, None, None))
+            return
+        self.events.append(ev.branch(s.pos.file, s.pos.line, arm.pos.line, arm.text))
+        self._block(arm.body)
 
     def _loop(self, s: n.Loop) -> None:
         passes = 0
-        self.looping += 1
+        cursor = self.cursor
+        conditional = s.condition is not None
+        cursor.enter_loop()
         try:
             while True:
-                if s.condition is not None and conditions.holds(s.condition, self):
-                    ended = "until"
-                    break
-                if passes >= s.bound:
-                    ended = "bound" if s.condition is not None else "count"
+                ended = loop_ended(conditional and conditions.holds(s.condition, self), passes, s.bound,
+                                   conditional)
+                if ended is not None:
                     break
                 self.tick(s.pos)
                 self._block(s.body)
                 passes += 1
         finally:
-            self.looping -= 1
+            cursor.leave_loop()
         self.events.append(ev.loop_ended(s.pos.file, s.pos.line, passes, ended, s.bound))
-
-    def _choice(self, s: n.ChoiceBlock) -> None:
-        offered = []
-        for option in s.options:
-            why = None
-            if option.once and (option.pos.file, option.pos.line) in self.used_once:
-                why = "it was taken once already"
-            elif option.condition is not None and not conditions.holds(option.condition, self):
-                why = f"'{option.text}' does not hold"
-            offered.append(ch.Offered(option.label.text, why is None, option.weight, why))
-        question = ch.Question(s.label.text, tuple(offered), s.pos)
-        if not question.available:
-            raise DramaError("E331", f"no option of the choice '{s.label.text}' is available",
-                             notes=[f"'{o.label}': {o.why}" for o in offered],
-                             hint="add an option without a condition or `once`, taken when no other is")
-        answer = self.answer(question, s.given)
-        taken = next(o for o in s.options if o.label.text == answer.option)
-        if taken.once:
-            self.used_once.add((taken.pos.file, taken.pos.line))
-        self.chosen[s.label.text] = answer.option
-        game = self.game
-        self.events.append(ev.choice(s.pos.file, s.pos.line, question, answer,
-                                     game.drama.name if game.drama else None, game.round))
-        self._block(taken.body)
-
-    def answer(self, question: ch.Question, given: n.Name | None = None) -> ch.Answer:
-        """The answer to a choice: the ONE place a run gets it (see dsl/interpreter/choices.py):
-        the option given in the script, then --choose, then the `ask` hook (the table),
-        then the seeded dice in a lenient run; else E330."""
-        if given is not None and self.mode.keeps_table_calls:
-            if given.text not in question.available:
-                raise ch.unavailable(question, given.text, "in the script", given.pos)
-            return ch.Answer(given.text, "given")
-        label = self.answers.get(question.choice)
-        if label is not None:
-            if label not in question.available:
-                raise ch.unavailable(question, label, "with --choose", None)
-            return ch.Answer(label, "command")
-        if self.ask is not None:
-            label = self.ask(question)
-            if label is not None:
-                if label not in question.available:
-                    raise ch.unavailable(question, label, "at the table", None)
-                return ch.Answer(label, "table")
-        if self.lenient:
-            return ch.Answer(ch.pick(question, lambda total: self.dice.roll(1, total)[0]), "seeded")
-        raise ch.refuse(question)
 
     def _set(self, s: n.SetState) -> None:
         if s.name.text in self.names.known() or s.name.text in placeholders.GLOBALS:
@@ -317,7 +256,7 @@ class Interpreter:
                          notes=[f"actual: {'; '.join(actual)}"] if actual else [])
 
     def _block(self, body: tuple[n.Statement, ...]) -> None:
-        self.depth += 1
+        self.cursor.enter()
         try:
             for statement in body:
                 self.step(statement)
@@ -326,30 +265,7 @@ class Interpreter:
             if self.pending is not None:
                 self.pending.closed_by_block = True
         finally:
-            self.depth -= 1
-
-    def without_defeated(self, s: n.Statement) -> n.Statement | None:
-        """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
-        skipped, with a `skipped` event; a joint action or defence goes on
-        without its defeated participants, a recovery without its defeated
-        helpers (`fallen.without_defeated`). Returns the line to run, or None."""
-        game = self.game
-        pending = self.pending
-        if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
-            return None          # part of an exchange that was skipped
-        standing = fallen.without_defeated(s, game, self.names.party)
-        if standing.helpers_down:
-            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.helpers_down), game.drama.name,
-                                          game.round))
-        if standing.down:
-            event = ev.skipped(s.pos.file, self.line(s), list(standing.down), game.drama.name, game.round)
-            if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
-                pending.later.append(event)          # logged after the exchange it belongs to
-            else:
-                self.events.append(event)
-            if standing.statement is None and isinstance(s, n.Action):
-                self.pending = Pending(s, skipped=True, shift=self.shift)
-        return standing.statement
+            self.cursor.leave()
 
     # ------------------------------------------------------------ statements
 
@@ -391,109 +307,6 @@ class Interpreter:
 
     def _hold(self, s: n.Hold) -> None:
         self.events.append(ev.held(self.game.hold(self.names.party(s.party)), self.line(s)))
-
-    def _action(self, s: n.Action) -> None:
-        self.pending = Pending(s, shift=self.shift)
-
-    def _attach(self, statement: n.Statement, what: str) -> Pending:
-        pending = self.pending
-        if pending is None:
-            raise DramaError("E002", f"{what} must follow the aggressive action it answers",
-                             expected="an action (`NAME INTENT -> TARGET ...`) just before it")
-        if pending.closed_by_block:
-            raise DramaError("E002", f"{what} must follow its action directly, in the same block: an "
-                             "`if`, `else`, `repeat` or `end` line in between ends the exchange",
-                             hint="put the whole exchange (the action and its defences) in one block")
-        if pending.resolved:
-            raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
-        return pending
-
-    def _defence(self, s: n.Defence) -> None:
-        pending = self._attach(s, "a defence")
-        if not pending.skipped:
-            pending.defences.append(s)
-            pending.defence_shifts.append(self.shift)
-
-    def _tie(self, s: n.Tie) -> None:
-        pending = self._attach(s, "a `tie` line")
-        if self.mode.keeps_table_calls:
-            pending.ties.append(s)
-            pending.tie_shifts.append(self.shift)
-
-    def _split(self, s: n.Split) -> None:
-        pending = self._attach(s, "a `split` line")
-        if pending.split is not None:
-            raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
-        if self.mode.keeps_table_calls:
-            pending.split = s
-            pending.split_shift = self.shift
-
-    def _option(self, s: n.Dictate | n.Reroll) -> None:
-        pending = self.pending
-        if pending is not None and not pending.resolved:
-            self.resolve()
-            if self.pending is None:       # the exchange itself failed (drama check goes on)
-                return
-        if pending is not None and pending.skipped:
-            return
-        pid = self.names.party(s.party)
-        game = self.game
-        drama = game.drama.name if game.drama else None
-        if self.mode.options_need_a_double_win and not any(pid in option.parties for option in game.open_options):
-            # a simulation's dice need not give the table's double win
-            self.events.append(ev.skipped(s.pos.file, self.line(s), [pid], drama, game.round, "no double win"))
-            return
-        if isinstance(s, n.Dictate):
-            result = game.take_option(pid, "dictate", text=self.fill(s.text, s))
-        else:
-            result = game.take_option(pid, "reroll", self.mode.rolled(s.dice))
-        self.events.append(ev.option(result, self.line(s), drama, game.round))
-
-    def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
-        """The engine's inputs (Action, Defences, ties, split) of an exchange as
-        written, with names resolved, checked by `Game.plan` as the exchange
-        would be (`drama odds` plans with them); an error points where it would
-        in a run."""
-        pending = Pending(action, list(defences), list(ties), split)
-        where: dict[str, dict[str, Position]] = {}
-        try:
-            built = self.exchanges.inputs(pending, where)
-            self.game.plan(built[0], built[1])
-        except DramaError as error:
-            error.at(error_position(error, pending, where))
-            raise
-        return built
-
-    def resolve(self) -> None:
-        """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
-        pending = self.pending
-        if pending is None or pending.resolved or pending.skipped:
-            return
-        where: dict[str, dict[str, Position]] = {}
-        try:
-            action, defences, ties, split = self.exchanges.inputs(pending, where)
-            result = self.game.exchange(action, defences, ties, split)
-        except DramaError as error:
-            self.pending = None
-            if pending.moves:       # placed on the lines as written: the exchange read again from copies
-                pending, where = pending.moved(), {}
-                try:
-                    self.exchanges.inputs(pending, where, cached=False)
-                except DramaError as again:
-                    error = again
-            self.fail(error, error_position(error, pending, where))
-            return
-        pending.resolved = True
-        self.last = result
-        line = pending.action.pos.line + pending.shift
-        if result.defeats:
-            self.fallen.update(result.defeats)
-        if self.mode.lean:
-            self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
-        else:
-            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
-        if pending.later:
-            self.events.extend(pending.later)
 
     def _recover(self, s: n.Recover) -> None:
         names = self.names

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import events as ev
 from ..syntax import nodes as n
 from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
@@ -165,3 +166,112 @@ def error_position(error: DramaError, pending: Pending, where: dict) -> Position
     if error.code == "E310" and pending.split is not None:
         return pending.split.pos
     return pending.action.pos
+
+
+class ExchangeLines:
+    """The interpreter's part that runs the lines of an exchange: the action, its
+    defences, `tie` and `split` lines gathered into a `Pending`, the double-win
+    options, and the resolution by the engine; mixed into `core.Interpreter`."""
+
+    def _action(self, s: n.Action) -> None:
+        self.pending = Pending(s, shift=self.shift)
+
+    def _attach(self, statement: n.Statement, what: str) -> Pending:
+        pending = self.pending
+        if pending is None:
+            raise DramaError("E002", f"{what} must follow the aggressive action it answers",
+                             expected="an action (`NAME INTENT -> TARGET ...`) just before it")
+        if pending.closed_by_block:
+            raise DramaError("E002", f"{what} must follow its action directly, in the same block: an "
+                             "`if`, `else`, `repeat` or `end` line in between ends the exchange",
+                             hint="put the whole exchange (the action and its defences) in one block")
+        if pending.resolved:
+            raise DramaError("E002", f"{what} must come before the double-win options of its exchange")
+        return pending
+
+    def _defence(self, s: n.Defence) -> None:
+        pending = self._attach(s, "a defence")
+        if not pending.skipped:
+            pending.defences.append(s)
+            pending.defence_shifts.append(self.shift)
+
+    def _tie(self, s: n.Tie) -> None:
+        pending = self._attach(s, "a `tie` line")
+        if self.mode.keeps_table_calls:
+            pending.ties.append(s)
+            pending.tie_shifts.append(self.shift)
+
+    def _split(self, s: n.Split) -> None:
+        pending = self._attach(s, "a `split` line")
+        if pending.split is not None:
+            raise DramaError("E002", "an exchange has one `split` line", position=s.pos)
+        if self.mode.keeps_table_calls:
+            pending.split = s
+            pending.split_shift = self.shift
+
+    def _option(self, s: n.Dictate | n.Reroll) -> None:
+        pending = self.pending
+        if pending is not None and not pending.resolved:
+            self.resolve()
+            if self.pending is None:       # the exchange itself failed (drama check goes on)
+                return
+        if pending is not None and pending.skipped:
+            return
+        pid = self.names.party(s.party)
+        game = self.game
+        drama = game.drama.name if game.drama else None
+        if self.mode.options_need_a_double_win and not any(pid in option.parties for option in game.open_options):
+            # a simulation's dice need not give the table's double win
+            self.events.append(ev.skipped(s.pos.file, self.line(s), [pid], drama, game.round, "no double win"))
+            return
+        if isinstance(s, n.Dictate):
+            result = game.take_option(pid, "dictate", text=self.fill(s.text, s))
+        else:
+            result = game.take_option(pid, "reroll", self.mode.rolled(s.dice))
+        self.events.append(ev.option(result, self.line(s), drama, game.round))
+
+    def engine_inputs(self, action: n.Action, defences=(), ties=(), split=None) -> tuple:
+        """The engine's inputs (Action, Defences, ties, split) of an exchange as
+        written, with names resolved, checked by `Game.plan` as the exchange
+        would be (`drama odds` plans with them); an error points where it would
+        in a run."""
+        pending = Pending(action, list(defences), list(ties), split)
+        where: dict[str, dict[str, Position]] = {}
+        try:
+            built = self.exchanges.inputs(pending, where)
+            self.game.plan(built[0], built[1])
+        except DramaError as error:
+            error.at(error_position(error, pending, where))
+            raise
+        return built
+
+    def resolve(self) -> None:
+        """Resolve the exchange being declared, if any (its defences, ties and split are in)."""
+        pending = self.pending
+        if pending is None or pending.resolved or pending.skipped:
+            return
+        where: dict[str, dict[str, Position]] = {}
+        try:
+            action, defences, ties, split = self.exchanges.inputs(pending, where)
+            result = self.game.exchange(action, defences, ties, split)
+        except DramaError as error:
+            self.pending = None
+            if pending.moves:       # placed on the lines as written: the exchange read again from copies
+                pending, where = pending.moved(), {}
+                try:
+                    self.exchanges.inputs(pending, where, cached=False)
+                except DramaError as again:
+                    error = again
+            self.fail(error, error_position(error, pending, where))
+            return
+        pending.resolved = True
+        self.last = result
+        line = pending.action.pos.line + pending.shift
+        if result.defeats:
+            self.fallen.update(result.defeats)
+        if self.mode.lean:
+            self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
+        else:
+            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
+        if pending.later:
+            self.events.extend(pending.later)

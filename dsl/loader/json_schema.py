@@ -95,7 +95,7 @@ def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
     if kind == "words":
         return {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}}]}
-    if kind == "state":          # a flag or a counter (dsl/interpreter/state.py)
+    if kind == "state":          # a flag or a counter (dsl/interpreter/named_values.py)
         return {"type": ["boolean", "integer"], "minimum": -999_999_999, "maximum": 999_999_999}
     if kind == "paths":
         return {"anyOf": [{"type": "string", "minLength": 1},

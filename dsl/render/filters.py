@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..durations import format_seconds
 from .context import and_list
+from .narrator import Narrator, bare
 
 ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
@@ -141,21 +142,6 @@ class Prose:
         return choices[stable_hash(f"{self.seed}:{key}") % len(choices)]
 
 
-def bare(intent: Any) -> str:
-    """An intent after `to`: its first word in the base form, for intents
-    written in the third person (`leaps the chasm` -> `leap the chasm`)."""
-    words = str(intent).split(" ", 1)
-    first = words[0]
-    lower = first.lower()
-    if len(lower) > 3 and lower.endswith("ies"):
-        first = first[:-3] + "y"
-    elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
-        first = first[:-2]
-    elif len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        first = first[:-1]
-    return " ".join([first] + words[1:])
-
-
 def plural(count: int, word: str, words: str | None = None) -> str:
     """`1 round`, `3 rounds`."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -199,6 +185,9 @@ def control(event: dict) -> str:
         parties = list(event.get("party_ids") or [])
         if event.get("why") == "defeated":
             return f"skipped: {and_list(parties)} {'is' if len(parties) == 1 else 'are'} defeated"
+        if event.get("why") == "target defeated":        # RULES.md point 15
+            return f"skipped: {'its target' if len(parties) == 1 else 'its targets'} {and_list(parties)} " \
+                   f"{'is' if len(parties) == 1 else 'are'} defeated"
         return f"skipped: {and_list(parties)} ({event.get('why')})"
     return str(kind)
 
@@ -214,13 +203,16 @@ def agree(party: dict):
     return form
 
 
-def filters(context: dict, book=None) -> dict:
-    from .narrator import Narrator
+def filters(context: dict, book=None, told: list | None = None) -> dict:
+    """The filters of a rendering; with `told`, the sentences the narrator tells
+    are appended to it as (kind, fact, words) (see `dsl.render.told`)."""
     from .phrasebook import load
     from .tell import Teller
     prose = Prose(context["seed"], context["party"])
     book = book if book is not None else load("en")
-    teller = Teller(Narrator(book, context), context)
+    teller = Teller(Narrator(book, context), context, context["story"])
+    if told is not None:
+        teller.told = told
 
     def word(key: str, **values: Any) -> str:
         text = book.word(key)

@@ -175,8 +175,7 @@ class Table:
         first = group[0]
         if not isinstance(first, fallen.MAY_SKIP):
             return []
-        standing = fallen.without_defeated(first, self._session.interpreter.game, self._party)
-        return list(standing.down) if standing.statement is None else []
+        return list(fallen.without_defeated(first, self._session.interpreter.game, self._party).skipped_for)
 
     def open_option(self) -> OptionAsk | None:
         """The double win the last entry opened, when the table still has to say what it takes (R8)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..interpreter.cursor import arm_holds, arm_taken, loop_ended
 from ..syntax import nodes as n
 
 # the statements that answer an action and are played with it, as one entry
@@ -61,7 +62,7 @@ class Walk:
                 continue
             statement = frame.body[frame.index]
             if isinstance(statement, n.IfBlock):
-                arm = next((a for a in statement.arms if a.condition is None or holds(a.condition)), None)
+                arm = arm_taken(statement.arms, lambda a: arm_holds(a, holds))
                 if arm is None:
                     frame.index += 1
                 else:
@@ -112,7 +113,6 @@ class Walk:
 
 
 def _ends(loop: n.Loop, passes: int, holds: Callable[[n.Condition], bool]) -> bool:
-    """Whether a `repeat` stops before pass number `passes` + 1 (as `Interpreter._loop`)."""
-    if loop.condition is not None and holds(loop.condition):
-        return True
-    return passes >= loop.bound
+    """Whether a `repeat` stops before pass number `passes` + 1 (the interpreter's rule, `cursor.loop_ended`)."""
+    conditional = loop.condition is not None
+    return loop_ended(conditional and holds(loop.condition), passes, loop.bound, conditional) is not None

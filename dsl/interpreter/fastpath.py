@@ -12,9 +12,12 @@ turns the script into a tree of small functions, once per program:
   the duel does not take the case (a party that cannot act, too many dice,
   a defeated defender ...), that exchange runs as the interpreter runs it,
   through `Game.exchange`, with the same dice still undrawn;
-- `if` and `repeat` run their compiled bodies, logging their `branch` and
-  `loop` events as the interpreter does, with conditions on defeats read
-  from the table directly and any other condition through `conditions.holds`;
+- `if` and `repeat` run their compiled bodies, with the interpreter's own
+  rules for which arm runs and when a loop ends (`cursor.arm_taken`,
+  `cursor.loop_ended`), keeping their depth in the interpreter's `Cursor` and
+  logging their `branch` and `loop` events through `Interpreter.log`, with
+  conditions on defeats read from the table directly and any other condition
+  through `conditions.holds`;
 - every other statement is handed to `Interpreter.step`, the interpreter's
   own code.
 
@@ -38,6 +41,7 @@ from ..collector import paused_collector
 from ..syntax import nodes as n
 from . import conditions
 from .core import Interpreter
+from .cursor import arm_taken, loop_ended
 from .exchanges import ExchangeBuilder, Pending
 from .modes import SIMULATE
 
@@ -165,34 +169,34 @@ def _duel(group: list[n.Statement], builder: ExchangeBuilder) -> Step | None:
 
     def step(it: Interpreter) -> None:
         # (no exchange is pending between the steps of a compiled script)
-        if it.looping:                          # its two lines, as `Interpreter.step` counts them
+        if it.cursor.looping:                   # its two lines, as `Interpreter.step` counts them
             it.tick(action.pos)
             it.tick(defence.pos)
         game = it.game
         drama = game.drama
-        if it.fallen and drama is not None:
-            if game.parties[a].defeated:         # the action and its defence are skipped (R7)
-                it.events.append(ev.skipped(file, line, [a], drama.name, drama.round))
-                return
-            # (a defeated defender: the duel does not take it, the interpreter does)
+        if it.fallen and drama is not None and game.parties[a].defeated:
+            # the action and its defence are skipped (R7); (a defeated defender: the duel
+            # does not take it, the interpreter does, RULES.md point 15)
+            it.log(ev.skipped(file, line, [a], drama.name, drama.round))
+            return
         defeats = duel(game)
         if defeats is None:
             general(it)
         elif defeats:
-            it.fallen.update(defeats)
-            it.events.extend([ev.defeat(line, pid) for pid in defeats])
+            it.fell(line, defeats)
     return step
 
 
 def _block(it: Interpreter, steps: list[Step]) -> None:
     """The body of a block, as `Interpreter._block` runs it (its last exchange is
     resolved already: no exchange is pending between the steps of a compiled script)."""
-    it.depth += 1
+    cursor = it.cursor
+    cursor.enter()
     try:
         for step in steps:
             step(it)
     finally:
-        it.depth -= 1
+        cursor.leave()
 
 
 def _if(s: n.IfBlock, names: Names, builder: ExchangeBuilder, counted: list) -> Step:
@@ -201,20 +205,16 @@ def _if(s: n.IfBlock, names: Names, builder: ExchangeBuilder, counted: list) -> 
     file, line, pos = s.pos.file, s.pos.line, s.pos
 
     def step(it: Interpreter) -> None:
-        if it.looping:                          # its own line, as `Interpreter.step` counts it
+        if it.cursor.looping:                   # its own line, as `Interpreter.step` counts it
             it.tick(pos)
         try:
-            for taken, text, holds, body in arms:
-                if holds is None or holds(it):
-                    it.events.append(ev.branch(file, line, taken, text))
-                    it.depth += 1           # the body, as `Interpreter._block` runs it
-                    try:
-                        for one in body:
-                            one(it)
-                    finally:
-                        it.depth -= 1
-                    return
-            it.events.append(ev.branch(file, line, None, None))
+            arm = arm_taken(arms, lambda arm: arm[2] is None or arm[2](it))
+            if arm is None:
+                it.log(ev.branch(file, line, None, None))
+                return
+            taken, text, _, body = arm
+            it.log(ev.branch(file, line, taken, text))
+            _block(it, body)
         except DramaError as error:
             it.fail(error, pos)
     return step
@@ -222,29 +222,28 @@ def _if(s: n.IfBlock, names: Names, builder: ExchangeBuilder, counted: list) -> 
 
 def _loop(s: n.Loop, names: Names, builder: ExchangeBuilder, counted: list) -> Step:
     holds = None if s.condition is None else _condition(s.condition, names)
+    conditional = holds is not None
     body = _body(s.body, names, builder, counted)
     file, line, bound, pos = s.pos.file, s.pos.line, s.bound, s.pos
 
     def step(it: Interpreter) -> None:
-        if it.looping:                          # its own line, as `Interpreter.step` counts it
+        cursor = it.cursor
+        if cursor.looping:                      # its own line, as `Interpreter.step` counts it
             it.tick(pos)
         try:
             passes = 0
-            it.looping += 1
+            cursor.enter_loop()
             try:
                 while True:
-                    if holds is not None and holds(it):
-                        ended = "until"
-                        break
-                    if passes >= bound:
-                        ended = "bound" if holds is not None else "count"
+                    ended = loop_ended(conditional and holds(it), passes, bound, conditional)
+                    if ended is not None:
                         break
                     it.tick(pos)        # each pass counts against the budget (dsl/limits.py)
                     _block(it, body)
                     passes += 1
             finally:
-                it.looping -= 1
-            it.events.append(ev.loop_ended(file, line, passes, ended, bound))
+                cursor.leave_loop()
+            it.log(ev.loop_ended(file, line, passes, ended, bound))
         except DramaError as error:
             it.fail(error, pos)
     return step
