@@ -53,7 +53,7 @@ def status(party) -> str:
 
 def values_line(values: dict[str, bool | int]) -> str:
     """The flags and counters in one line: `flags: gate_open true, torches 3`."""
-    from ..interpreter.state import show
+    from ..flags import show
     return "flags: " + ", ".join(f"{name} {show(value)}" for name, value in values.items())
 
 
