@@ -26,6 +26,7 @@ from .limits import check_budget
 from .interpreter.choices import Ask, check_answers
 from .interpreter.runstate import History, Mark, RunState
 from .loader import Scenario, bind, load_scenario
+from .followons import without_follow_ons
 from .names import Names
 from .syntax import parse
 from .source import SourceMap
@@ -171,7 +172,17 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         except DramaError as error:
             Diagnostics(into=errors).report(error)
             return errors
-    source = scenario.script
+    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient)
+    errors[:] = without_follow_ons(errors, scenario.script, lambda fixed: _findings(
+        scenario, fixed, cast_ok, seed=seed, lenient=lenient))
+    errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
+    return errors
+
+
+def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool) -> list[DramaError]:
+    """What `drama check` finds in a scenario's script: syntax, includes, and (with a good cast)
+    every branch checked and the dry run."""
+    errors: list[DramaError] = []
     sources = SourceMap.of(source)
     sink = Diagnostics(into=errors, place=sources.place)
     try:
@@ -203,7 +214,6 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         seen = {(e.code, e.position) for e in met}
         for error in [*met, *(e for e in statically if (e.code, e.position) not in seen)]:
             sink.report(error)
-        errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
 
 

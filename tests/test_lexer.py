@@ -64,3 +64,43 @@ def test_it_renders_through_pygments():
     html = highlight((SCENARIOS / "emberfall" / "throne-hall.drama").read_text(), DramaLexer(), HtmlFormatter())
     assert '<span class="k">defends</span>' in html and '<span class="c1">#' in html
     assert DramaLexer.filenames == ["*.drama"] and "drama" in DramaLexer.aliases
+
+
+def _scripts_of_the_docs() -> list[str]:
+    """The ```text blocks of README.md and docs/*.md that are valid scripts (the parser reads them)."""
+    import re as _re
+    from dsl.errors import DramaError
+    from dsl.syntax.parse import parse
+    found = []
+    for page in sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")]):
+        for block in _re.findall(r"^```text\n(.*?)^```", page.read_text(encoding="utf-8"), _re.MULTILINE | _re.DOTALL):
+            try:
+                parse(block, page.name)
+            except DramaError:
+                continue
+            found.append(block)
+    return found
+
+
+def test_no_error_token_in_a_script_of_the_docs():
+    scripts = _scripts_of_the_docs()
+    assert len(scripts) > 40
+    for block in scripts:
+        lexed = list(DramaLexer().get_tokens_unprocessed(block))
+        assert [(i, v) for i, token, v in lexed if token in Error] == [], block
+
+
+def test_what_the_grammar_accepts_is_scoped_as_the_grammar_reads_it():
+    """Issue 26 (5): the kind and round of a situation, GM -1, a qualifier's words, and the parties of
+    initiative, tie, split, helped by and conditions."""
+    drama = tokens('drama "Chase" with Ilse, Orm, a chase, rounds of 1 hour\n')
+    assert (Name.Entity, "Orm") in drama and (Name.Constant, "chase") in drama
+    assert (Number.Integer, "1") in drama and (Name.Constant, "hour") in drama and not any(t in Error for t, _ in drama)
+    qualified = tokens("Kara fireball -> Overlord but not the roll of the dice, GM -1, rolled 6\n")
+    assert (String.Other, "the roll of the dice") in qualified and (Number.Integer, "1") in qualified
+    for line, parties in (("initiative Kara with Agility 5, Bren 3, Lady Ash\n", ["Kara", "Bren", "Lady Ash"]),
+                          ("tie Kara\n", ["Kara"]), ("split Goblins 2, Overlord 1\n", ["Goblins", "Overlord"]),
+                          ("Bren recovers, helped by Kara with Healing, rolled 6 4\n", ["Bren", "Kara"]),
+                          ("if hero is defeated and Kara quintessence < 2 or Bren can recover\n",
+                           ["hero", "Kara", "Bren"])):
+        assert [v for t, v in tokens(line) if t in Name.Entity] == parties, line

@@ -200,6 +200,35 @@ def test_what_the_schema_rejects_check_rejects(tmp_path, kind, text):
     assert "error[E1" in outcome.output
 
 
+def test_integers_are_bounded_as_check_bounds_them(tmp_path):
+    """The engine's numbers are at most 999,999,999 (dsl/limits.py): a schema that allowed more would
+    accept what `drama check` refuses."""
+    cast = EMBERFALL_CAST.replace("quintessence: 6", "quintessence: 1000000000")
+    assert not validator("cast").is_valid(load_yaml(cast))
+    assert validator("cast").is_valid(load_yaml(EMBERFALL_CAST.replace("quintessence: 6", "quintessence: 999999999")))
+    outcome = drama("check", adventure(tmp_path, "cast", cast))
+    assert outcome.code == 1 and "error[E104]" in outcome.output and "at most 999999999" in outcome.output
+
+
+def test_the_test_plan_schema_takes_the_bundled_plans_and_refuses_what_drama_test_refuses(tmp_path):
+    plan_schema = validator("test")
+    assert (SCHEMAS / "test.schema.json").read_text(encoding="utf-8") == drama("schema", "test").stdout
+    for plan in SCENARIOS.rglob("*.test.yaml"):
+        assert plan_schema.is_valid(load_yaml(plan.read_text(encoding="utf-8"))), plan
+    write(tmp_path, "setting.yaml", EMBERFALL_SETTING)
+    write(tmp_path, "cast.yaml", EMBERFALL_CAST)
+    write(tmp_path, "script.drama", SCRIPT)
+    write(tmp_path, "scenario.yaml", GOOD_SCENARIO)
+    for bad in ("scenario: scenario.yaml\ntests:\n  - name: x\n    sede: 1\n",
+                "scenario: scenario.yaml\nproperties:\n  - name: x\n    seeds: 0\n",
+                "scenario: scenario.yaml\nproperties:\n  - name: x\n",
+                "tests:\n  - name: x\n"):
+        assert not plan_schema.is_valid(load_yaml(bad)), bad
+        path = write(tmp_path, "bad.test.yaml", bad)
+        outcome = drama("test", path)
+        assert outcome.code != 0 and "E802" in outcome.output, (bad, outcome.output)
+
+
 # random changes to a good cast and setting: whenever the schema rejects one, so does check
 
 VALUES = st.one_of(

@@ -1,4 +1,4 @@
-"""`drama schema`: the JSON Schema of a setting, cast or scenario file, for an editor's YAML support."""
+"""`drama schema`: the JSON Schema of a setting, cast, scenario or test plan file, for an editor's YAML support."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ Examples:
 
 
 @click.command("schema", epilog=EXAMPLES_SCHEMA)
-@click.argument("kind", type=click.Choice(["setting", "cast", "scenario"]))
+@click.argument("kind", type=click.Choice(["setting", "cast", "scenario", "test"]))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file (atomically) instead of standard output.")
 def schema_command(kind: str, output: str | None) -> None:
-    """Print the JSON Schema (draft 2020-12) of a KIND of YAML file: setting, cast or scenario."""
+    """Print the JSON Schema (draft 2020-12) of a KIND of YAML file: setting, cast, scenario or test (a test plan)."""
     from ..loader.json_schema import schema_text
     try:
         emit(schema_text(kind), output, [])

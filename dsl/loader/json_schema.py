@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from ..durations import UNITS, Duration
+from ..limits import MAX_NUMBER
 from .fields import NAME_RULES, Field, Schema
 from .schemas import CAST, SCENARIO, SETTING
 
@@ -78,8 +79,9 @@ def _default(value: Any) -> Any:
 
 def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
     """The schema of a value of a scalar kind."""
-    if kind == "integer":
-        return {"type": "integer", "minimum": (field.minimum if field and field.minimum is not None else 0)}
+    if kind == "integer":                        # (dsl/limits.py: the size of numbers, as the loader checks)
+        return {"type": "integer", "minimum": (field.minimum if field and field.minimum is not None else 0),
+                "maximum": MAX_NUMBER}
     if kind == "text":
         return {"type": "string"} if field and field.empty_ok else {"type": "string", "minLength": 1}
     if kind == "duration":
@@ -96,7 +98,7 @@ def _kind(kind: str, field: Field | None = None) -> dict[str, Any]:
         return {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}}]}
     if kind == "state":          # a flag or a counter (dsl/interpreter/named_values.py)
-        return {"type": ["boolean", "integer"], "minimum": -999_999_999, "maximum": 999_999_999}
+        return {"type": ["boolean", "integer"], "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER}
     if kind == "paths":
         return {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
@@ -150,8 +152,48 @@ def _object(schema: Schema) -> dict[str, Any]:
     return out
 
 
+def _plan() -> dict[str, Any]:
+    """The schema of a test plan (`NAME.test.yaml`), its keys read off `dsl/testing.py`'s."""
+    from ..testing import _PLAN_KEYS, _PROPERTY_KEYS, _TEST_KEYS, MAX_SEEDS
+    text = {"type": "string", "minLength": 1}
+    conditions = {"anyOf": [text, {"type": "array", "items": text}]}
+    every = {
+        "name": {"description": "What the case checks, as the report names it.", **text},
+        "seed": {"description": "The seed of the run (`drama run --seed`).", "type": "integer", "minimum": 0},
+        "choose": {"description": "The option taken at each choice (`--choose`): choice label -> option label.",
+                   "type": "object", "additionalProperties": {"type": "string"}},
+        "lenient": {"description": "Let the seeded dice settle what the script leaves open (`--lenient`).",
+                    "type": "boolean"},
+        "script": {"description": "A play log to run instead of the scenario's script.", **text},
+        "expect": {"description": "Conditions that must hold at the end of the run ('gold >= 5').", **conditions},
+        "seeds": {"description": f"How many seeds (0 .. N-1) the property runs with, 1 to {MAX_SEEDS}.",
+                  "type": "integer", "minimum": 1, "maximum": MAX_SEEDS},
+        "rounds": {"description": "No dramatic situation may last more rounds than this.", "type": "integer",
+                   "minimum": 0},
+        "scenario": {"description": "The scenario file the plan tests, relative to the plan.", **text},
+        "cast": {"description": "A cast file (or a list) to run with instead of the scenario's (`--cast`).",
+                 "anyOf": [text, {"type": "array", "items": text}]},
+        "roles": {"description": "The adventure's roles bound to parties (`--role`).", "type": "object",
+                  "additionalProperties": {"type": "string"}},
+    }
+
+    def cases(keys, description, required=()):
+        item = {"type": "object", "properties": {key: every[key] for key in keys}, "additionalProperties": False}
+        if required:
+            item["required"] = list(required)
+        return {"description": description, "type": "array", "items": item}
+    every["tests"] = cases(_TEST_KEYS, "Runs, each with expectations at its end.")
+    every["properties"] = cases(_PROPERTY_KEYS, "Expectations over many seeds, with the dice choosing.", ("seeds",))
+    return {"$schema": DIALECT, "title": "drama test plan",
+            "description": "A test plan of drama (`drama test`): a scenario, and tests and properties of its runs.",
+            "type": "object", "properties": {key: every[key] for key in _PLAN_KEYS}, "required": ["scenario"],
+            "additionalProperties": False}
+
+
 def schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of a kind of file: "setting", "cast" or "scenario"."""
+    """The JSON Schema of a kind of file: "setting", "cast", "scenario" or "test" (a test plan)."""
+    if kind == "test":
+        return _plan()
     fields, title, description = KINDS_OF_FILE[kind]
     out: dict[str, Any] = {"$schema": DIALECT, "title": title, "description": description}
     out.update(_object(fields))

@@ -1,1 +1,1 @@
-"""The language server of drama (`drama lsp`): `analysis` knows the documents, `server` speaks the protocol."""
+"""The language server of drama (`drama lsp`): `analysis` knows the files, `live` keeps the diagnostics, `server` speaks the protocol."""

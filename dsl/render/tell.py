@@ -225,8 +225,9 @@ class Teller:
         order = self._order(item)
         if not order:
             return ""
-        self._ordered[self._situation(item["step"]).step] = item["step"]
-        text = self._say("order", order, "first", f"{item['key']}",
+        sit = self._situation(item["step"])
+        self._ordered[sit.step] = item["step"]
+        text = self._say("order", (sit.step, order), "first", f"{item['key']}",
                          {"first": Ref((order[0],)), "rest": Ref(tuple(order[1:]))}, alone=len(order) == 1)
         if self.numbers and item["rolls"]:
             rolls = ", ".join(f"{r['party']} {'/'.join(map(str, r['results']))}" for r in item["rolls"])

@@ -10,8 +10,13 @@
 #   (the grammar's keywords are contextual, so a word such as `the` inside a
 #   name is shown as a keyword too: highlighting reads words, not the parse);
 # - parties: the actor that starts a line (or a participant line), the target
-#   after `->`, an extra target after `+`, and the parties of a `drama` line;
-# - traits and treasures after `with`; the intent after the actor;
+#   after `->`, an extra target after `+`, the parties of a `drama`,
+#   `initiative`, `tie` and `split` line, a helper after `helped by`, and the
+#   subject of a condition (`if hero is defeated`);
+# - traits and treasures after `with`; the intent after the actor; the phrase
+#   of a qualifier (`but not the roll of the dice`: the writer's words, no
+#   keyword inside); the kind of a situation and its round (`, a chase`,
+#   `, rounds of 1 hour`);
 # - `GM`, numbers (the dice after `rolled`), operators and punctuation.
 #
 # A character that no part of the language uses (`@`, `$`, `;`...) is an Error
@@ -25,6 +30,7 @@ from pygments.lexer import RegexLexer, bygroups, include, words
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text,
                             Whitespace)
 
+from ..scenes import KINDS_OF_SCENE
 from .vocabulary import KEYWORDS, STATEMENT_WORDS, VERBS, WORD
 
 __all__ = ["DramaLexer"]
@@ -37,6 +43,12 @@ _ACTOR = rf"(?:{_STRING}|{_WORD})"
 _OTHER = sorted(KEYWORDS - set(STATEMENT_WORDS) - set(VERBS) - {"GM"}, key=lambda w: (-len(w), w))
 # control flow, shown apart from the statements
 _CONTROL = ("if", "else", "end", "repeat", "until")
+# what a condition says of its subject (`hero is defeated`, `Kara quintessence < 2`)
+_OF_SUBJECT = ("is", "was", "won", "lost", "quintessence", "damage", "can")
+_NAMES = rf"{_WORD}(?:[ \t]+(?!(?:but|so|with|vs){_END}){_WORD})*"
+# a word of a qualifier's phrase, and the phrase
+_PHRASE_WORD = rf'(?!(?:but|so|with){_END})[^,+#\n"\s]+'
+_PHRASE = rf"{_PHRASE_WORD}(?:[ \t]+{_PHRASE_WORD})*"
 
 
 def _keywords(items, suffix=_END):
@@ -62,6 +74,9 @@ class DramaLexer(RegexLexer):
             (rf"^(end)([ \t]+)(drama){_END}", bygroups(Keyword.Reserved, Whitespace, Keyword.Reserved), "text"),
             (rf"^(drama){_END}", Keyword.Reserved, "drama"),
             (rf"^({'|'.join(_CONTROL)}){_END}", Keyword, "line"),
+            (rf"^(initiative|split){_END}", Keyword.Reserved, "listing"),
+            (rf"^(tie)([ \t]+)(GM){_END}", bygroups(Keyword.Reserved, Whitespace, Name.Builtin), "line"),
+            (rf"^(tie){_END}", Keyword.Reserved, ("line", "target")),
             (rf"^({'|'.join(w for w in STATEMENT_WORDS if w not in _CONTROL and w not in ('scene', 'drama'))})"
              rf"{_END}", Keyword.Reserved, "line"),
             (rf"^([ \t]*)({_ACTOR})", bygroups(Whitespace, Name.Entity), "after-actor"),
@@ -89,6 +104,9 @@ class DramaLexer(RegexLexer):
             (r"->", Operator, "target"),
             (rf"(\+)([ \t]*)(?={_ACTOR})", bygroups(Operator, Whitespace), "target"),
             (r"with" + _END, Keyword, "uses"),
+            (rf"(but[ \t]+not|so[ \t]+that){_END}([ \t]*)({_PHRASE})?", bygroups(Keyword, Whitespace, String.Other)),
+            (rf"(helped)([ \t]+)(by){_END}", bygroups(Keyword, Whitespace, Keyword), "target"),
+            (rf"(?<![\w'-])({_ACTOR})(?=[ \t]+(?:{'|'.join(_OF_SUBJECT)}){_END})", Name.Entity),
             (r"GM" + _END, Name.Builtin),
             (_keywords(_OTHER), Keyword),
             (_keywords(STATEMENT_WORDS + VERBS), Keyword),
@@ -112,13 +130,30 @@ class DramaLexer(RegexLexer):
             (rf"{_WORD}(?:[ \t]+(?!(?:but|so|with|vs){_END}){_WORD})*", Name.Attribute),
             (r"", Text, "#pop"),
         ],
-        # `drama "Name" with A, B`: the parties
+        # `drama "Name" with A, B, a chase, rounds of 1 hour`: the parties, the kind, the round
         "drama": [
             (r"[ \t]+", Whitespace),
             (_STRING, String.Double),
             (r"with" + _END, Keyword),
+            (rf"(,)([ \t]*)(an?)([ \t]+)({'|'.join(KINDS_OF_SCENE)}){_END}",
+             bygroups(Punctuation, Whitespace, Keyword, Whitespace, Name.Constant)),
+            (rf"(,)([ \t]*)(rounds)([ \t]+)(of)([ \t]+)(\d+){_END}([ \t]*)({_WORD})?",
+             bygroups(Punctuation, Whitespace, Keyword, Whitespace, Keyword, Whitespace, Number.Integer, Whitespace,
+                      Name.Constant)),
             (r",", Punctuation),
+            (r"\d+" + _END, Number.Integer),
             (rf"{_WORD}(?:[ \t]+{_WORD})*", Name.Entity),
+            (r"#[^\n]*", Comment.Single),
+            (r"\n", Whitespace, "#pop"),
+        ],
+        # `initiative Kara with Agility 5, Bren` and `split Goblins 2, Overlord 1`: parties, uses, numbers
+        "listing": [
+            (r"[ \t]+", Whitespace),
+            (_STRING, Name.Entity),
+            (r"with" + _END, Keyword, "uses"),
+            (r"\d+" + _END, Number.Integer),
+            (r",", Punctuation),
+            (_NAMES, Name.Entity),
             (r"#[^\n]*", Comment.Single),
             (r"\n", Whitespace, "#pop"),
         ],

@@ -1,0 +1,171 @@
+"""`drama lsp` keeping up with typing, through a real client (docs/editors.md, "How fast").
+
+A `python -m dsl lsp` process and pygls's LanguageClient over its pipes. A
+generated script of `--lines` lines (benchmarks/check_scaling.py's, for the
+Emberfall cast) is opened; then `--changes` edits, `--gap` seconds apart, each
+a whole new text with one line changed, and a completion request after every
+third edit. Measured: the time from the last change to the diagnostics of the
+last version, whether any diagnostics of an older version were published after
+a newer one, and the completion times during the burst. `--edit prose` rewrites
+lines of narration (which the server knows change nothing else: the check is
+kept), `--edit statement` changes the dice of exchanges (a whole check each). `--source DIR` runs
+the server of another checkout (to compare with the code before a change).
+
+    python benchmarks/lsp.py [--lines 5000] [--changes 34] [--gap 0.05] [--bursts 5] [--edit prose|statement] [--source DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from check_scaling import script  # noqa: E402
+from samples import EMBERFALL_CAST, EMBERFALL_SETTING  # noqa: E402
+
+
+async def burst(client, uri: str, text: str, version: int, args, published: list, rng) -> dict:
+    """One burst of edits; its figures."""
+    lines = text.split("\n")
+    asking = []
+    prose = [k for k, line in enumerate(lines) if line.startswith(">")]
+    rolls = [k for k, line in enumerate(lines) if line.endswith(", roll")]
+    for k in range(args.changes):
+        if args.edit == "prose":              # the writer rewrites a line of narration
+            at = rng.choice(prose)
+            lines[at] = f"> Kara waits, and counts to {version + k}."
+        else:                                 # the writer gives an exchange its dice
+            at = rng.choice(rolls)
+            lines[at] = lines[at].rsplit(",", 1)[0] + f", rolled {rng.randint(1, 6)}"
+        version += 1
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [lsp.TextDocumentContentChangeWholeDocument(text="\n".join(lines))]))
+        last_change = time.perf_counter()
+        if k == args.changes - 1:
+            break
+        if k % 3 == 2:                        # asked without waiting: the burst keeps its pace
+            asking.append(asyncio.ensure_future(timed(client.text_document_completion_async(lsp.CompletionParams(
+                lsp.TextDocumentIdentifier(uri=uri), lsp.Position(at, 5))))))
+        await asyncio.sleep(max(0.0, args.gap - (time.perf_counter() - last_change)))
+    deadline = last_change + 300
+    while not any(v == version for v, _ in published):
+        if time.perf_counter() > deadline:
+            raise SystemExit(f"no diagnostics for version {version}")
+        if published and published[-1][0] is None and time.perf_counter() - published[-1][1] > 3:
+            break                             # a server that publishes no versions: its last publication
+        await asyncio.sleep(0.002)
+    arrived = next((t for v, t in published if v == version), published[-1][1])
+    completions = await asyncio.gather(*asking)
+    return {"latency": arrived - last_change, "completions": completions, "version": version}
+
+
+async def timed(request) -> float:
+    start = time.perf_counter()
+    await request
+    return time.perf_counter() - start
+
+
+async def main(args) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="drama-lsp-bench-"))
+    (folder / "setting.yaml").write_text(EMBERFALL_SETTING)
+    (folder / "cast.yaml").write_text(EMBERFALL_CAST)
+    text = script(random.Random(1), args.lines)
+    (folder / "script.drama").write_text(text)
+    (folder / "scenario.yaml").write_text("title: T\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n")
+    uri = from_fs_path(str(folder / "script.drama"))
+    published: list[tuple[int | None, float]] = []
+    client = LanguageClient("bench", "1")
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on(params: lsp.PublishDiagnosticsParams):
+        if params.uri == uri:
+            published.append((params.version, time.perf_counter()))
+
+    source = Path(args.source).resolve() if args.source else ROOT
+    await client.start_io(sys.executable, "-m", "dsl", "lsp", env=dict(os.environ, PYTHONPATH=str(source)),
+                          cwd=str(source))
+    await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(),
+                                                       root_uri=from_fs_path(str(folder))))
+    client.initialized(lsp.InitializedParams())
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="drama", version=1, text=text)))
+    while not published:
+        await asyncio.sleep(0.01)
+    start = time.perf_counter()
+    await client.text_document_completion_async(lsp.CompletionParams(
+        lsp.TextDocumentIdentifier(uri=uri), lsp.Position(5, 5)))
+    idle = time.perf_counter() - start
+    rng = random.Random(2)
+    version, results = 1, []
+    for _ in range(args.bursts):
+        results.append(await burst(client, uri, text, version, args, published, rng))
+        version = results[-1]["version"]
+        await asyncio.sleep(1.0)
+    versions = [v for v, _ in published]
+    stale = sum(1 for a, b in zip(versions, versions[1:]) if b is not None and a is not None and b < a)
+    latencies = [r["latency"] * 1000 for r in results]
+    completions = [c * 1000 for r in results for c in r["completions"]]
+    print(f"server: {source}")
+    print(f"{args.lines} lines, edits of {args.edit}, {args.bursts} bursts of {args.changes} changes {args.gap * 1000:.0f} ms apart")
+    print(f"diagnostics of the last version after the last change: median {statistics.median(latencies):.0f} ms,"
+          f" max {max(latencies):.0f} ms")
+    print(f"publications: {len(published)}; a stale version published after a newer one: {stale} times")
+    print(f"completion during the bursts: median {statistics.median(completions):.1f} ms, "
+          f"max {max(completions):.1f} ms ({len(completions)} requests; idle {idle * 1000:.1f} ms)")
+    if not args.source:
+        await preview(client, args)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+async def preview(client, args) -> None:
+    """The story preview of a bundled scenario (river-veyne), asked after each of 10 edits."""
+    import shutil
+    folder = Path(tempfile.mkdtemp(prefix="drama-lsp-preview-"))
+    shutil.copytree(ROOT / "scenarios" / "river-veyne", folder, dirs_exist_ok=True)
+    path = folder / "river-veyne.drama"
+    uri = from_fs_path(str(path))
+    text = path.read_text()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="drama", version=1, text=text)))
+    times = []
+    for k in range(10):
+        edited = text.replace("Spring melt has swollen the Veyne.", f"The Veyne is {k} feet higher.")
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=k + 2),
+            [lsp.TextDocumentContentChangeWholeDocument(text=edited)]))
+        start = time.perf_counter()
+        found = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            "drama.preview", [uri, {"seed": k}]))
+        times.append((time.perf_counter() - start) * 1000)
+        assert any(f"{k} feet higher" in line["text"] for line in found["lines"]), found.get("error")
+        await asyncio.sleep(0.2)
+    print(f"the story preview of river-veyne after an edit: median {statistics.median(times):.0f} ms, "
+          f"max {max(times):.0f} ms (10 edits)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lines", type=int, default=5000)
+    parser.add_argument("--changes", type=int, default=34)
+    parser.add_argument("--gap", type=float, default=0.05)
+    parser.add_argument("--bursts", type=int, default=5)
+    parser.add_argument("--edit", choices=("prose", "statement"), default="statement")
+    parser.add_argument("--source", help="the checkout whose `dsl` to run (default: this one)")
+    asyncio.run(main(parser.parse_args()))
