@@ -123,6 +123,7 @@ CODES: dict[str, str] = {
     "E903": "a file that is not a journal of `drama play`, or a damaged one",
     "E904": "a journal that does not follow the scenario's script",
     "E905": "a journal that cannot be written",
+    "E906": "a journal in use by another session",
     "E908": "a player board that cannot be served",
     "W030": "a journal that ends in a torn entry, dropped on --resume",
 }

@@ -784,8 +784,15 @@ def _play_not_a_journal(folder: Path):
 
 def _play_script_changed(folder: Path):
     _play_journal(folder)
-    write(folder, "script.drama", "# a line more\n" + DRAMA + "round\n")
+    write(folder, "script.drama", 'scene "Before"\n' + DRAMA + "round\n")      # a statement before the part played
     return drama("play", "scenario.yaml", "--resume", "--journal", "j.drama")
+
+
+def _play_journal_in_use(folder: Path):
+    from dsl.table.journal import Lock
+    _play_journal(folder)
+    with Lock(str(folder / "j.drama")):             # another session has it
+        return drama("play", "scenario.yaml", "--resume", "--journal", "j.drama")
 
 
 def _play_unwritable(folder: Path):
@@ -910,6 +917,7 @@ TRIGGERS = {
     "E903": _play_not_a_journal,
     "E904": _play_script_changed,
     "E905": _play_unwritable,
+    "E906": _play_journal_in_use,
     "E908": _play_busy_port,
     "W030": _play_torn_journal,
 }

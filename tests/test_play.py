@@ -259,17 +259,45 @@ def test_resume_on_the_command_line_reports_the_torn_line(tmp_path):
     assert "(resumed: 1 entry)" in done.stdout
 
 
-def test_a_journal_that_does_not_follow_the_script_is_refused(tmp_path):
-    scenario = hall(tmp_path)
+def test_a_script_edited_above_and_below_the_played_part_still_resumes(tmp_path):
+    """Issue 24 item 7: entries are anchored by what they are, not by their line."""
+    scenario = hall(tmp_path, ties="actor")
     program = Program.compile(scenario)
     path = tmp_path / "j.drama"
     table = Table.start(program, str(path), seed=1)
-    table.play_script()
-    table.play_script()
-    (tmp_path / "hall.drama").write_text('# a line more\n' + (tmp_path / "hall.drama").read_text())
+    for _ in range(6):
+        table.play_script()
+    script = tmp_path / "hall.drama"
+    original = script.read_text()
+    script.write_text("# the hall, as the players found it\n\n" + original + '> The echoes die away.\n')
+    again, warning = Table.resume(Program.compile(scenario), str(path))
+    assert warning is None and again.board() == table.board()
+    assert again.next_statement().pos.line == table.next_statement().pos.line + 2
+
+
+def test_a_journal_whose_played_part_was_changed_is_refused_and_says_what_differs(tmp_path):
+    scenario = hall(tmp_path, ties="actor")
+    program = Program.compile(scenario)
+    path = tmp_path / "j.drama"
+    table = Table.start(program, str(path), seed=1)
+    for _ in range(6):
+        table.play_script()
+    script = tmp_path / "hall.drama"
+    script.write_text(script.read_text().replace("Kara bolt -> Overlord with Sorcery, roll",
+                                                 "Bren bash -> Overlord with Strength, roll"))
     with pytest.raises(DramaError) as caught:
         Table.resume(Program.compile(scenario), str(path))
     assert caught.value.code == "E904"
+    assert "its entry 5 (`Kara bolt -> Overlord with Sorcery, rolled" in caught.value.message
+    assert "but the script has `Bren bash -> Overlord with Strength, roll` there (line 5)" in caught.value.message
+    before = path.read_bytes()
+    script.write_text(script.read_text().replace("Bren bash -> Overlord with Strength, roll\n",
+                                                 "Kara bolt -> Overlord with Sorcery, roll\n", 1)
+                      .replace("Overlord defends with Cunning, roll\n", "", 1))
+    with pytest.raises(DramaError) as caught:
+        Table.resume(Program.compile(scenario), str(path))
+    assert "has 0 lines answering it now, not 1" in caught.value.message
+    assert path.read_bytes() == before
 
 
 def test_usage_errors_of_drama_play(tmp_path):
@@ -459,7 +487,8 @@ def test_a_recovery_check_takes_the_chosen_re_rolls_at_the_table(tmp_path):
 
 def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
     import io
-    from dsl.table.table import PlainReader, TableLoop
+    from dsl.table.readers import PlainReader
+    from dsl.table.table import TableLoop
     program = Program.compile(hall(tmp_path))
     path = tmp_path / "j.drama"
     table = Table.start(program, str(path))
@@ -471,7 +500,7 @@ def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
     loop = TableLoop(table, PlainReader(answers, out), out=out)
     loop.typed("Kara recovers with Sorcery, roll")
     shown = out.getvalue()
-    assert "Kara recovers: the dice of the check; dice (Enter: the engine rolls)> 2 1 1, rerolling 9 to 6" in shown
+    assert "Kara recovers: 3 dice of the damage pool; dice (Enter: the engine rolls)> 2 1 1, rerolling 9 to 6" in shown
     assert "error[E317]" in shown and len(table.entries) == 4      # no die showed a 9: nothing played
     loop.typed("Kara recovers with Sorcery, roll")
     shown = out.getvalue()

@@ -1,7 +1,9 @@
 """Property tests of the table (`drama play`'s core): random sequences of statements, table calls,
 undos and redos, against its invariants.
 
-- undo then redo gives the original events;
+- undo then redo gives the original events; undo is the same as never having played the entry
+  (a replay of the journal from the start), with the snapshots undo goes back to;
+- a kill in the middle of a write, then `--resume`: the resumed table is the live one, and goes on;
 - replaying the journal (`--resume`) gives the live state, and `drama run` of it the same events;
 - a refused statement changes neither the state nor the journal;
 - available + damage pool = maximum for every party after every step (R6).
@@ -135,6 +137,27 @@ class TableMachine(RuleBasedStateMachine):
         assert again.events == self.table.events
         assert again.board() == self.table.board()
         assert again.next_statement() == self.table.next_statement()
+
+    @rule()
+    def undo_is_never_having_played(self):
+        """Undo goes back to the entry's snapshot: the same as replaying the journal from the start."""
+        if self.table.undo() is None:
+            return
+        again, _ = Table.resume(self.program, str(self.path), seed=3)
+        assert again.events == self.table.events and again.board() == self.table.board()
+        assert again.next_statement() == self.table.next_statement()
+
+    @rule(cut=st.integers(1, 40))
+    def killed_and_resumed(self, cut):
+        """A kill in the middle of a write (a torn entry), then `--resume`: the night goes on from the
+        resumed table, which is the live one."""
+        with open(self.path, "a", encoding="utf-8") as journal:
+            journal.write("\nKara bolt -> Overlord with Sorcery, rolled 6 6 4\n"[:cut])
+        again, warning = Table.resume(self.program, str(self.path))
+        assert (warning is None) == (cut == 1)          # a lone blank line is no torn entry
+        assert again.events == self.table.events and again.board() == self.table.board()
+        assert again.next_statement() == self.table.next_statement()
+        self.table = again
 
     @invariant()
     def quintessence_adds_up(self):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import secrets
 import sys
 
 import click
@@ -61,8 +62,9 @@ def _address(host: str) -> bool:
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
               help="The journal of the session (default: SCENARIO-DIR/journal/DATE-N.drama).")
 @click.option("--resume", is_flag=True, help="Replay the journal (the latest one by default) and go on.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the dice the engine rolls when Enter is pressed at a dice prompt.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the dice the engine rolls when Enter is pressed at a dice prompt "
+                   "(default: a fresh one, written in the journal; --resume goes on with the journal's).")
 @click.option("--board-port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
               help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
 @click.option("--seats", is_flag=True,
@@ -72,34 +74,58 @@ def _address(host: str) -> bool:
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
-def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int, board_port: int | None,
+def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int | None, board_port: int | None,
                  seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
     in the journal before the board is shown."""
     from ..pipeline import Program
-    from ..table.core import Table
-    from ..table.journal import scenario_text, write_atomically
+    from ..table.journal import Lock
 
     if not _address(host):
         raise click.BadParameter(f"{host!r} is not an IP address or localhost (a name would need DNS)",
                                  param_hint="--host")
-    from ..table.table import PlainReader, PromptReader, TableLoop
-
-    serving = None
-    created: list[str] = []              # the files this session made (removed if it cannot begin)
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
+        lock = Lock(path)
+        lock.take()                   # E906 while another session has the journal
+    except DramaError as error:
+        fail(getattr(error, "errors", [error]))
+        return
+    try:
+        _play(program, scenario, path, resume, seed, board_port, seats, seat_parties, host, color)
+    finally:
+        lock.release()
+
+
+def _play(program, scenario: str, path: str, resume: bool, seed: int | None, board_port: int | None,
+          seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
+    """The session, once its journal is locked."""
+    from ..table.core import Table
+    from ..table.journal import read, scenario_text, write_atomically
+    from ..table.readers import PlainReader, PromptReader
+    from ..table.table import TableLoop, completion_words
+
+    serving = None
+    fresh = False
+    created: list[str] = []              # the files this session made (removed if it cannot begin)
+    try:
         if resume:
             if not os.path.exists(path):
                 raise DramaError("E902", f"there is no journal {path} to resume", position=Position(path, 1, 1),
                                  hint="start the session without --resume")
+            played = read(path).seed
+            if seed is not None and played is not None and seed != played:
+                raise click.UsageError(f"the journal {path} was played with seed {played}, not {seed}: "
+                                       f"resume it without --seed, and it goes on with its own")
             table, warning = Table.resume(program, path, seed=seed)
             if warning is not None:
                 click.echo(shown(warning, getattr(warning, "source", None)), err=True)
         else:
+            if seed is None:
+                seed, fresh = secrets.randbelow(1_000_000_000), True
             table = Table.start(program, path, seed=seed)
             created.append(path)
         scenario_file = os.path.splitext(path)[0] + ".yaml"
@@ -135,8 +161,10 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
-    click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else ""))
+    read = PromptReader(lambda line: completion_words(table, line), os.path.splitext(path)[0] + ".history") \
+        if interactive else PlainReader()
+    click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else "")
+               + (f" (a fresh seed: {seed})" if fresh else ""))
     options = dict(color=color, on_change=publish, title=program.scenario.title, scenario_file=scenario_file,
                    scenario=scenario)
     if serving is not None:

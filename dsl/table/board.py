@@ -51,8 +51,16 @@ def status(party) -> str:
     return ""
 
 
-def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title: str = "") -> str:
-    """The board as text (with ANSI colours when `color`), at most `width` columns wide."""
+def values_line(values: dict[str, bool | int]) -> str:
+    """The flags and counters in one line: `flags: gate_open true, torches 3`."""
+    from ..flags import show
+    return "flags: " + ", ".join(f"{name} {show(value)}" for name, value in values.items())
+
+
+def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title: str = "",
+           values: dict[str, bool | int] | None = None) -> str:
+    """The board as text (with ANSI colours when `color`), at most `width` columns wide;
+    `values`, the run's flags and counters, in a line under the parties when there are any."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -101,6 +109,8 @@ def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title
         table.add_row(name, str(party.available), str(party.damage_pool), str(party.maximum), bar,
                       Text(state, style="red" if party.defeated else "dim"))
     console.print(table)
+    if values:
+        console.print(Text(values_line(values)), overflow="fold")
     if board.pending:
         console.print(Text("an action waits for its defences", style="yellow"))
     if board.last_exchange is not None:

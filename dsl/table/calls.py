@@ -33,6 +33,7 @@ class DiceAsk:
     sides: int
     recovery: bool = False    # a recovery check: the answer may also be the dice as written after
                               # `rolled`, with the chosen re-rolls (`6 5 5 2, rerolling 2 to 4`, R14)
+    exactly: int | None = None    # how many dice it rolls, when the rules say (a damage pool, a reroll)
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,11 @@ class OptionAsk:
 
 @dataclass(frozen=True)
 class InitiativeAsk:
-    """Initiative results for the parties, in order ({party: result}), or None for the engine (R12)."""
+    """Initiative results for the parties, in order ({party: result}), or None for the engine (R12);
+    `why` says what is asked when it is the re-rolls of a tie ("Kara and Bren tie at 5")."""
 
     parties: tuple[str, ...]
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,7 @@ class EngineCalls:
     """What `drama run` does with every call: the engine rolls, the policy settles, nothing more."""
 
     def __call__(self, ask: Ask) -> Any:
-        if isinstance(ask, TieAsk):
-            return None          # the setting's policy (an error under `vote`, as in `drama run`)
-        return None
+        return None              # a tie goes to the setting's policy (an error under `vote`, as in `drama run`)
 
 
 class Scripted:

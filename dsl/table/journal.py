@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..errors import DramaError, Position
 
 MARKER = re.compile(r"^# play (\d+): (?:(from the script|skipped) \(line (\d+), (\d+) statements?\)|typed at the table)"
-                    r"(?:: .*)?$")
+                    r"(?:: (.*))?$")
 
 
 @dataclass(frozen=True)
@@ -66,10 +66,29 @@ class Contents:
     entries: tuple[RawEntry, ...]
     torn: str                # the text after the last marker, "" when the journal ends cleanly
     torn_line: int
+    seed: int | None         # the seed of the table's dice, from the header
+    kept: str                # the text up to the last marker: what stands once the torn tail is dropped
+    blank_tail: bool = False  # only blank space follows the last marker (dropped without a warning)
+
+
+# the header line that makes a play log a journal of `drama play` (a `drama run --record` log has none)
+PLAY_LINE = "# drama play: one entry per `# play N:` line"
+SEED = re.compile(r"the table's dice came from seed (\d+)")
+
+
+def header_line(seed: int) -> str:
+    """The journal's own header line: what marks it as a journal, and the seed of the table's dice."""
+    return f"{PLAY_LINE}; the table's dice came from seed {seed}.\n"
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of `text`, each with its `\\n` (only `\\n` ends a line, as for the parser)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
 
 
 def read(path: str) -> Contents:
-    """Read a journal; E903 when it is not one."""
+    """Read a journal; E903 when it is not one (a play log of `drama run --record`, a script,
+    a journal whose entries are out of order or whose text is not UTF-8 before its torn tail)."""
     from .. import inputs
     try:                              # the one reader: a regular file, within the size of a script
         data = inputs.read_bytes(path, what="journal")
@@ -81,16 +100,30 @@ def read(path: str) -> Contents:
     except UnicodeDecodeError as error:
         # a write torn inside a character: only the bytes after the last whole line can be at fault
         cut = data.rfind(b"\n", 0, error.start) + 1
-        text = data[:cut].decode("utf-8", errors="replace") + data[cut:].decode("utf-8", errors="replace")
-    lines = text.splitlines(keepends=True)
+        try:
+            head = data[:cut].decode("utf-8")
+        except UnicodeDecodeError as inner:
+            line = data[:inner.start].count(b"\n") + 1
+            raise DramaError("E903", f"the journal {path} is damaged: line {line} is not UTF-8 text",
+                             position=Position(path, line, 1), expected="a journal written by `drama play`") from None
+        text = head + data[cut:].decode("utf-8", errors="replace")
+    lines = _lines(text)
     header_end = 0
     while header_end < len(lines) and lines[header_end].startswith("#") and not MARKER.match(lines[header_end].rstrip("\n")):
         header_end += 1
+    header = "".join(lines[:header_end])
     if not lines or not lines[0].startswith("# Recorded by drama"):
         raise DramaError("E903", f"{path} is not a journal of `drama play`",
                          position=Position(path, 1, 1),
                          expected="a journal written by `drama play` (its first line starts `# Recorded by drama`)")
-    header = "".join(lines[:header_end])
+    play_line = next((line for line in lines[:header_end] if line.startswith(PLAY_LINE)), None)
+    if play_line is None:
+        raise DramaError("E903", f"{path} is a play log, not a journal of `drama play`: it was left as it is",
+                         position=Position(path, 1, 1),
+                         expected="a journal written by `drama play` (its header has a line that starts `# drama play:`)",
+                         hint="run it with `drama run`; to start a session at the table, name a new "
+                              "journal with --journal")
+    seed = SEED.search(play_line)
     entries: list[RawEntry] = []
     start = header_end
     for index in range(header_end, len(lines)):
@@ -106,11 +139,100 @@ def read(path: str) -> Contents:
                              position=Position(path, index + 1, 1), expected=f"`# play {len(entries) + 1}: ...`")
         kind = {"from the script": "script", "skipped": "skip", None: "free"}[match.group(2)]
         marker = Marker(kind, int(match.group(3)) if match.group(3) else None,
-                        int(match.group(4)) if match.group(4) else 0)
+                        int(match.group(4)) if match.group(4) else 0, match.group(5) or "")
         entries.append(RawEntry("".join(lines[start:index]), start, marker))
         start = index + 1
     torn = "".join(lines[start:])
-    return Contents(header, tuple(entries), torn if torn.strip() else "", start + 1)
+    kept = "".join(lines[:start])
+    return Contents(header, tuple(entries), torn if torn.strip() else "", start + 1,
+                    int(seed.group(1)) if seed else None, kept, bool(torn) and not torn.strip())
+
+
+def backup(path: str) -> str:
+    """Copy the file at `path`, as it is, to the first free `PATH.N.bak`; return that name (E905)."""
+    number = 1
+    while os.path.exists(f"{path}.{number}.bak"):
+        number += 1
+    target = f"{path}.{number}.bak"
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise DramaError("E905", f"cannot keep a copy of the journal {path} in {target}: {error.strerror or error}",
+                         position=Position(path, 1, 1), hint="nothing was changed") from None
+    return target
+
+
+class Lock:
+    """The OS lock of a journal while a session has it: `flock` on `PATH.lock`, which holds the
+    holder's pid. The system lets go of it when the process ends, however it ends (a SIGKILL
+    included), so a journal is never left locked; the file is removed on a clean exit.
+
+        with Lock(path):              # E906 when another session has it
+            ...
+    """
+
+    def __init__(self, journal_path: str):
+        self.journal = journal_path
+        self.path = journal_path + ".lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> "Lock":
+        self.take()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def take(self) -> None:
+        import fcntl
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as error:
+                folder = os.path.dirname(self.journal) or "."
+                reason = f"the folder {folder} does not exist" if not os.path.isdir(folder) else \
+                    error.strerror or str(error)
+                raise DramaError("E905", f"cannot write {self.journal}: {reason}",
+                                 position=Position(self.journal, 1, 1)) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                os.close(fd)
+                error = DramaError("E906", f"the journal {self.journal} is in use by another session",
+                                   position=Position(self.journal, 1, 1),
+                                   hint="go on in that session, or end it (/quit) first; "
+                                        "`drama run` may read the journal meanwhile")
+                if holder.isdigit():
+                    error.notes.append(f"process {holder} has it")
+                raise error from None
+            try:                     # the holder may have removed the file as it let go: lock the one there now
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
 
 
 class Journal:

@@ -29,59 +29,12 @@ from ..syntax import nodes as n
 from . import board as boards
 from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
 from ..syntax.printer import actor_text
+from . import commands
+from .commands import Quit, dispatch, looks
 from .core import Table
 
-COMMANDS = {
-    "undo": "take back the last entry (any number of times); the journal is rewritten",
-    "redo": "play the last undone entry again (until a new entry is accepted)",
-    "board": "show the board",
-    "odds": "ACTION [| DEFENCE ...]: the exact chances of an action now (as `drama odds`)",
-    "state": "PARTY: a party's quintessence, traits, treasures and moves",
-    "skip": "pass over the script's next statement without playing it",
-    "help": "this list",
-    "save": "say where the journal is (every entry is saved as it is accepted)",
-    "quit": "stop here; `drama play --resume` continues",
-}
-LOOKING = ("board", "state", "odds", "help", "save")      # commands that change nothing
 REROLLING = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*,?\s*(?:re-?rolling|rerolled)\b")
 DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
-
-
-class Quit(Exception):
-    """The game master asked to stop."""
-
-
-# ---------------------------------------------------------------------------- reading lines
-
-class PlainReader:
-    """Lines from a stream that is not a terminal (a pipe, a file of answers): the prompt is echoed."""
-
-    def __init__(self, stream=None, out=None):
-        self.stream = stream or sys.stdin
-        self.out = out or sys.stdout
-
-    def __call__(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stream.readline()
-        if not line:
-            raise EOFError
-        self.out.write(line if line.endswith("\n") else line + "\n")
-        return line.rstrip("\r\n")
-
-
-class PromptReader:
-    """Lines from the terminal with prompt_toolkit: completion, and the history kept next to the journal."""
-
-    def __init__(self, table: Table, history: str):
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory
-
-        self.session = PromptSession(history=FileHistory(history), completer=Completion(table),
-                                     complete_while_typing=False)
-
-    def __call__(self, prompt: str) -> str:
-        return self.session.prompt(prompt)
 
 
 def completion_words(table: Table, line: str) -> list[str]:
@@ -89,7 +42,7 @@ def completion_words(table: Table, line: str) -> list[str]:
     the acting party's traits, treasures and moves, and the dice forms."""
     from ..syntax.vocabulary import KEYWORDS
     if line.startswith("/"):
-        return ["/" + name for name in COMMANDS]
+        return commands.names()
     names = table.session.interpreter.names
     words = line.split()
     words_out = [*names.sheets, *names.roles]
@@ -103,23 +56,6 @@ def completion_words(table: Table, line: str) -> list[str]:
             words_out += names.words_of(pid)
     words_out += sorted(KEYWORDS) + ["roll", "rolled", "GM +1", "GM -1"]
     return list(dict.fromkeys(words_out))
-
-
-class Completion:
-    """prompt_toolkit's completer over `completion_words`."""
-
-    def __new__(cls, table: Table):
-        from prompt_toolkit.completion import Completer, Completion as One
-
-        class _Completer(Completer):
-            def get_completions(self, document, complete_event):
-                before = document.text_before_cursor
-                word = document.get_word_before_cursor(WORD=True)
-                for candidate in completion_words(table, before):
-                    if candidate.lower().startswith(word.lower()) and candidate != word:
-                        yield One(candidate, start_position=-len(word))
-
-        return _Completer()
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -139,6 +75,7 @@ class TableLoop:
         self.scenario_file = scenario_file
         self.scenario = scenario
         self.refused = False                 # the script's next statement was refused by the rules
+        self.exchange: tuple[str, list[str]] | None = None    # the action being played and its defences, for /odds
 
     # ------------------------------------------------------------ output
 
@@ -147,7 +84,8 @@ class TableLoop:
         self.out.flush()
 
     def show_board(self) -> None:
-        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title))
+        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title,
+                                     values=self.table.values()))
         self.out.flush()
 
     def show_error(self, error: DramaError, source: str | None = None) -> None:
@@ -163,7 +101,7 @@ class TableLoop:
             line = self.read(prompt).strip()
             if not line.startswith("/"):
                 return line
-            if line[1:].split(" ", 1)[0] not in LOOKING:
+            if not looks(line):
                 raise Typed(line)
             self.command(line[1:])
 
@@ -212,6 +150,9 @@ class TableLoop:
             bad = [f for f in faces if not 1 <= f <= ask.sides]
             if bad:
                 self.say(f"  a d{ask.sides} has no face {bad[0]}: faces from 1 to {ask.sides}")
+                continue
+            if ask.exactly is not None and len(faces) != ask.exactly:
+                self.say(f"  {ask.party} rolls {plural(ask.exactly, 'die', 'dice')} here, not {len(faces)}")
                 continue
             if ask.most is not None and len(faces) > ask.most:
                 self.say(f"  {ask.party} may roll at most {ask.most}, not {len(faces)} (R3)")
@@ -301,7 +242,8 @@ class TableLoop:
 
     def _initiative(self, ask: InitiativeAsk):
         while True:
-            line = self.ask(f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
+            line = self.ask(f"{ask.why} ({', '.join(ask.parties)}; Enter: the engine rolls)> " if ask.why else
+                            f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
             if not line:
                 return None
             numbers = _numbers(line)
@@ -357,6 +299,7 @@ class TableLoop:
                 self.typed(line)
                 return
             self.say(self.shown(group))
+            self.exchange = _exchange_of([_source(s) for s in group], group)
             if self.refused or not _asks(group):
                 line = self.read("Enter tries it again, /skip passes over it> " if self.refused
                                  else "Enter plays it> ").strip()
@@ -382,6 +325,7 @@ class TableLoop:
         return "\n".join(lines)
 
     def accepted(self, entry) -> None:
+        self.exchange = None
         if entry is None:
             return
         self.refused = False
@@ -403,22 +347,38 @@ class TableLoop:
         except DramaError as error:
             self.show_error(error, text)
             return
-        if statements and isinstance(statements[-1], (n.Action, n.Defence)):
-            last = statements[-1]
-            names = self.table.session.interpreter.names
-            try:                       # a misspelt name is told now, before the defences are typed
-                for name in (*getattr(last, "actors", ()), *getattr(last, "parties", ()),
-                             *([last.target] if getattr(last, "target", None) is not None else []),
-                             *getattr(last, "extra_targets", ())):
-                    names.party(name)
+        if statements and isinstance(statements[-1], n.Action):
+            try:                       # what is refused is told now, before the defences are typed
+                self.table.declare(list(statements))
             except DramaError as error:
-                self.show_error(error.at(last.pos), text)
+                self.show_error(error, text)
                 return
-            while True:               # the defences, ties and split of a typed action
+            while True:               # the defences, ties and split of a typed action, each checked as typed
                 more = self.read("  ... a defence, `tie`, `split` (Enter: done)> ")
                 if not more.strip():
                     break
+                if more.strip().startswith("/"):       # a table command: the action is not played
+                    self.say("  (the action was not played)")
+                    self.command(more.strip()[1:])
+                    return
+                try:
+                    added = self.table.program.read(text + "\n" + more, "<table>")
+                    if not isinstance(added[-1], (n.Defence, n.Tie, n.Split)):
+                        raise DramaError("E002", "a line that does not answer the action",
+                                         position=added[-1].pos,
+                                         expected="a defence (`PARTY defends with ...`), `tie PARTY` or "
+                                                  "`split PARTY N, ...`; Enter when done")
+                    self.table.declare([s for s in added if not isinstance(s, (n.Tie, n.Split))])
+                except DramaError as error:
+                    self.show_error(error, text + "\n" + more)
+                    self.say("  (that line was not taken: type it again, or Enter when done)")
+                    continue
                 text += "\n" + more
+        typed_statements = self.table.program.read(text, "<table>")
+        lines = text.split("\n")
+        self.exchange = _exchange_of(["\n".join(lines[s.pos.line - 1:]) if i == len(typed_statements) - 1 else
+                                      "\n".join(lines[s.pos.line - 1:typed_statements[i + 1].pos.line - 1])
+                                      for i, s in enumerate(typed_statements)], list(typed_statements))
         try:
             self.accepted(self.table.play_text(text, self))
         except Typed as again:
@@ -430,58 +390,45 @@ class TableLoop:
     # ------------------------------------------------------------ commands
 
     def command(self, line: str) -> None:
-        name, _, rest = line.strip().partition(" ")
-        rest = rest.strip()
+        """A table command (the line without its `/`): see `dsl/table/commands.py`."""
+        dispatch(self, line)
+
+    def take_back(self, which: str) -> None:
+        """`/undo` or `/redo`."""
         table = self.table
-        if name not in COMMANDS:
-            hint = did_you_mean(name, list(COMMANDS))
-            self.say(f"  no table command /{name}" + (f": {hint}" if hint else "") + " (/help lists them)")
+        entry = table.undo() if which == "undo" else table.redo()
+        if entry is None:
+            self.say(f"  nothing to {which}")
             return
-        if name == "quit":
-            raise Quit
-        if name == "help":
-            for key, what in COMMANDS.items():
-                self.say(f"  /{key:<6} {what}")
-            self.say("  anything else is a statement of the language, played at once")
-        elif name == "board":
-            self.show_board()
-        elif name == "save":
-            self.say(f"  saved: every entry is in {table.journal.path} ({len(table.entries)} entries)"
-                     + (f"; replay it with `drama run {self.scenario_file}`" if self.scenario_file else ""))
-        elif name in ("undo", "redo"):
-            entry = table.undo() if name == "undo" else table.redo()
-            if entry is None:
-                self.say(f"  nothing to {name}")
-                return
-            first = entry.text.strip("\n").splitlines()
-            what = first[0] if first else entry.marker.text(len(table.entries) + (1 if name == "undo" else 0))
-            self.say(f"  {'undone' if name == 'undo' else 'redone'}: {what}")
-            self.show_board()
-            self.on_change(table)
-        elif name == "skip":
-            entry = table.skip("skipped at the table")
-            if entry is None:
-                self.say("  the script has ended: nothing to skip")
-            else:
-                self.refused = False
-                self.say(f"  skipped line {entry.marker.line}")
-                self.on_change(table)
-        elif name == "state":
-            self.state(rest)
-        elif name == "odds":
-            self.odds(rest)
+        first = entry.text.strip("\n").splitlines()
+        what = first[0] if first else entry.marker.text(len(table.entries) + (1 if which == "undo" else 0))
+        self.say(f"  {'undone' if which == 'undo' else 'redone'}: {what}")
+        self.show_board()
+        self.on_change(table)
 
     def state(self, name: str) -> None:
+        """`/state PARTY`: one party's sheet and state; `/state` alone: every party, and the flags and counters."""
         names = self.table.session.interpreter.names
+        if not name:
+            for pid in names.sheets:
+                self._party_state(pid, short=True)
+            values = self.table.values()
+            self.say("  " + (boards.values_line(values) if values else "flags: none set"))
+            return
         try:
             pid = names.party(n.Name(name, None))
         except DramaError as error:
             self.say(f"  {error.message}" + (f" ({error.hint})" if error.hint else ""))
             return
-        sheet = names.sheets[pid]
+        self._party_state(pid)
+
+    def _party_state(self, pid: str, short: bool = False) -> None:
+        sheet = self.table.session.interpreter.names.sheets[pid]
         party = self.table.board().party(pid)
         self.say(f"  {pid} ({sheet.name}): {party.available} available, damage pool {party.damage_pool}, "
                  f"maximum {party.maximum}" + (", defeated" if party.defeated else ""))
+        if short:
+            return
         if sheet.traits:
             self.say("  traits: " + ", ".join(f"{k} {v}" for k, v in sheet.traits.items()))
         if sheet.treasures:
@@ -492,10 +439,14 @@ class TableLoop:
 
     def odds(self, text: str) -> None:
         from .. import odds as exact
-        if not text:
-            self.say("  /odds ACTION [| DEFENCE ...], e.g. /odds Kara strike -> wolves, roll | wolves defend, roll")
+        if not text and self.exchange is not None:      # the exchange being rolled now
+            action, defences = self.exchange
+        elif not text:
+            self.say("  /odds ACTION [| DEFENCE ...], e.g. /odds Kara strike -> wolves, roll | wolves defend, roll"
+                     " (alone, at a dice prompt: the exchange being rolled)")
             return
-        action, *defences = [part.strip() for part in text.split(" | ")]
+        else:
+            action, *defences = [part.strip() for part in text.split(" | ")]
         board = self.table.board()
         state = {p.id: p.available for p in board.parties}
         try:
@@ -516,6 +467,21 @@ class TableLoop:
             self.say(f"  the log:        drama run {self.scenario_file}")
             self.say(f"  the transcript: drama run {self.scenario_file} --as transcript")
             self.say(f"  go on:          drama play {self.scenario} --resume --journal {table.journal.path}")
+
+
+def _source(statement: n.Statement) -> str:
+    """A statement of the script as written: its line, and its participants' lines."""
+    lines = [linecache.getline(statement.pos.file, statement.pos.line).rstrip()]
+    for part in getattr(statement, "participants", ()) or ():
+        lines.append(linecache.getline(part.pos.file, part.pos.line).rstrip())
+    return "\n".join(lines)
+
+
+def _exchange_of(texts: list[str], statements: list[n.Statement]) -> tuple[str, list[str]] | None:
+    """The action and defence texts of an exchange about to be played (None: it is no exchange)."""
+    if not statements or not isinstance(statements[0], n.Action):
+        return None
+    return texts[0].strip(), [t.strip() for t, s in zip(texts, statements) if isinstance(s, n.Defence)]
 
 
 def _numbers(line: str) -> list[int] | None:

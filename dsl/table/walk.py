@@ -9,7 +9,7 @@ moment, exactly as the interpreter tests it after the statement before.
 
 Replaying a journal calls `peek` and `advance` at the very same points as the
 live session did (after every accepted entry), so the position is rebuilt
-exactly: see `Table.resume` in `dsl/table/core.py`.
+exactly: see `Table.resume` in `dsl/table/core.py`; undo goes back to a `mark`.
 """
 
 from __future__ import annotations
@@ -98,6 +98,14 @@ class Walk:
         """Into the body of the option a `choose` block (where `peek` stopped) took;
         past the block once the body is played."""
         self._stack.append(_Frame(tuple(body)))
+
+    def mark(self) -> tuple:
+        """Where the walk is now, for `rewind` (the frames copied, their bodies shared)."""
+        return tuple((f.body, f.index, f.loop, f.passes) for f in self._stack)
+
+    def rewind(self, mark: tuple) -> None:
+        """Back to a `mark` of this walk."""
+        self._stack = [_Frame(*frame) for frame in mark]
 
     def advance(self, count: int) -> None:
         """Past `count` statements of the block `peek` stopped in."""
