@@ -59,7 +59,7 @@ def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: st
     return {
         "id": pid, "name": name, "short": localized(sheet.get("short"), lang) or short_name(pid, name),
         "members": members, "pronouns": pronouns, "plural": bool(pronouns and pronouns.split("/")[0] == "they"),
-        "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
+        "grammar": sheet.get("grammar"), "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
         "traits": dict(sheet.get("traits") or {}), "treasures": dict(sheet.get("treasures") or {}),

@@ -5,11 +5,14 @@ verbs agreeing with their subjects, and no phrase repeated within a scene."""
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .filters import bare
+from .grammar import GENDERED, Form, list_form, party_form
+from .grammar import join as join_words
 from .phrasebook import PhraseBook, choose_form, slots
 
 VOWELS = "aeiouAEIOU"
@@ -31,6 +34,7 @@ class Words:
     """The writer's words, with `{target}` standing for a role (filled like a phrase)."""
 
     text: str
+    agree: str | None = None     # the role whose mention its first verb agrees with (English)
 
 
 def ids_of(side: Any) -> tuple[str, ...]:
@@ -93,6 +97,9 @@ class Narrator:
 
     def __init__(self, book: PhraseBook, context: dict):
         self.book = book
+        self.lang = book.language
+        self.mentioned: Form | None = None
+        self._apposition = False
         self.seed = context["seed"]
         self.party = context["party"]
         self.numbers = context["numbers"]
@@ -128,8 +135,17 @@ class Narrator:
         p = self.party.get(pid)
         if p is None:
             return None
+        if p["group"] and self.lang in GENDERED and "she" in self.book.pronouns \
+                and str(p.get("pronouns") or "they").startswith("they"):
+            # a group named by a singular noun is `elle` or `il`, as its name is (`la garde ... elle`)
+            form = party_form(p, self.lang)
+            if not form.plural:
+                return "she" if form.gender == "f" else "he"
         if p.get("pronouns"):
-            return p["pronouns"].split("/")[0]
+            key = p["pronouns"].split("/")[0]
+            if key == "they" and not p["group"] and "they_person" in self.book.pronouns:
+                return "they_person"
+            return key
         return "they" if p["group"] else None
 
     def _pronouns(self, pid: str) -> tuple[str, str, str] | None:
@@ -141,29 +157,34 @@ class Narrator:
         forms = self.party[pid]["pronouns"].split("/")
         return (forms + forms[-1:] * 3)[:3]
 
-    def count(self, value: Any) -> int:
-        """How many a subject counts for agreement: 1 for a party with singular
-        pronouns (or none), more for a group, a they, a joint side or a list."""
-        if isinstance(value, Ref):
-            if len(value.ids) != 1:
-                return max(len(value.ids), 2)
-            pid = value.ids[0]
-            if self._pronoun_key(pid) == "they":
-                return max(len(self.party[pid]["members"]), 2) if pid in self.party else 2
-            return 1
-        words = str(value).split(" ", 1)
-        return int(words[0]) if words[0].isdigit() else 1
-
-    def gender(self, value: Any) -> str:
+    def form(self, value: Any, words: str | None = None, how: str = "name") -> Form:
+        """How a mention agrees (grammar.py): a name is singular whatever the
+        party's pronouns, unless the name itself is plural in the language (`les
+        gobelins`, `the goblins`) or the cast says so; a plural pronoun, a list or
+        a joint side is plural."""
         if not isinstance(value, Ref):
-            return ""
-        genders = {self.book.genders.get(self._pronoun_key(pid) or "", "") for pid in value.ids}
-        if len(genders) == 1:
-            return genders.pop()
-        return self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
+            words_ = str(value).split(" ", 1)
+            count = int(words_[0]) if words_[0].isdigit() else 1
+            return Form("", self.book.plural(count))
+        mixed = self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
+        if len(value.ids) != 1:
+            return Form(mixed if how == "pronoun" else list_form(
+                [self.form(Ref((pid,))) for pid in value.ids], mixed).gender, "other")
+        pid = value.ids[0]
+        if pid == "GM":
+            return party_form({"name": self.book.word("the_gm")}, self.lang)
+        p = self.party.get(pid) or {"id": pid}
+        if how == "pronoun":
+            key = self._pronoun_key(pid) or ""
+            gender = self.book.genders.get(key, "") or party_form(p, self.lang).gender
+            return Form(gender, "other" if key == "they" else "one")
+        if how == "members":
+            return Form(mixed, "other")
+        return party_form({**p, "name": words or p.get("name") or pid}, self.lang)
 
     def plural(self, value: Any) -> bool:
-        return self.book.plural(self.count(value)) != "one"
+        """Whether a party named by its name takes a plural verb."""
+        return self.form(value).plural
 
     def _one(self, pid: str, mode: str | None, alone: bool, start: bool, key: str) -> tuple[str, str]:
         """(the words for one party, the form used: full, short, pronoun, members)."""
@@ -195,18 +216,22 @@ class Narrator:
             return str(value)
         ids = value.ids
         if not ids:
+            self.mentioned = Form("", "one")
             return self.book.word("nobody")
         if len(ids) == 1:
             text, form = self._one(ids[0], mode, True, start, key)
             self.last_form[ids] = form
+            self.mentioned = self.form(value, text, {"pronoun": "pronoun", "members": "members"}.get(form, "name"))
             return text
         if start and self.last_subject == ids and all(pid in self.introduced for pid in ids) \
                 and self.last_form.get(ids) != "pronoun":
             they = self.book.pronouns.get("they")
             if they is not None:
                 self.last_form[ids] = "pronoun"
+                self.mentioned = self.form(value, how="pronoun")
                 return they[0]
         self.last_form[ids] = "list"
+        self.mentioned = self.form(value)
         return self.book.join(self._one(pid, mode, False, False, key)[0] for pid in ids)
 
     # ------------------------------------------------------------ phrases
@@ -262,35 +287,73 @@ class Narrator:
         return choice
 
     def fill(self, text: str, key: str, roles: dict[str, Any]) -> str:
-        """A phrase with its roles named and its words agreeing (no final period)."""
-        # the writer's words go in first: their `{target}` is a role too
-        for name, value in roles.items():
-            if isinstance(value, Words):
-                text = text.replace("{" + name + "}", value.text.replace("{target}", "{T}"))
-        out: list[str] = []
+        """A phrase with its roles named and its words agreeing (no final period):
+        each agreeing form agrees with how its role was named in this sentence
+        (a name, a pronoun, a list), and where the words meet, the language
+        joins them (`de le jury` -> `du jury`)."""
+        state = {"subject": None, "named": set(), "forms": {}}
+        self._apposition = False
+        out: list = []
+        self._fill(text, key, roles, out, state)
+        # forms written before their role was named agree with how it is named
+        for index, item in enumerate(out):
+            if isinstance(item, tuple):
+                role, forms = item
+                form = state["forms"].get(role) or self.form(roles.get(role, ""))
+                out[index] = choose_form(self.book, forms, form.number, form.gender)
+        if state["subject"] is not None:
+            self.last_subject = state["subject"]
+            self.last_named = state["named"]
+        return "".join(out).strip()
+
+    def _fill(self, text: str, key: str, roles: dict[str, Any], out: list, state: dict) -> None:
         at = 0
-        subject = None
-        named: set[str] = set()
         for match, role, mode, forms in slots(text):
-            out.append(text[at:match.start()])
+            self._put(out, text[at:match.start()], False)
             at = match.end()
             value = roles.get(role, "")
             if forms:
-                out.append(choose_form(self.book, forms, self.book.plural(self.count(value)),
-                                       self.gender(value)))
+                known = state["forms"].get(role)
+                out.append(choose_form(self.book, forms, known.number, known.gender) if known else (role, forms))
                 continue
-            start = not "".join(out).strip()
+            if isinstance(value, Words):
+                words = value.text.replace("{target}", "{T}")
+                agree = state["forms"].get(value.agree) if value.agree else None
+                if self.book.english_verbs and agree is not None and agree.plural:
+                    words = english_plural(words)        # written for one: `ducks`, `the crew duck`
+                if self.book.english_verbs and words.startswith("{T} "):
+                    self._fill("{T} ", key, roles, out, state)
+                    rest = words[len("{T} "):]
+                    target = state["forms"].get("T")
+                    if target is not None and target.plural:
+                        rest = english_plural(rest)
+                    words = rest
+                self._fill(words, key, roles, out, state)
+                continue
+            start = not "".join(x for x in out if isinstance(x, str)).strip()
+            self.mentioned = None
             words = self.mention(value, mode, start, f"{key}:{role}")
             if isinstance(value, Ref):
-                if subject is None:
-                    subject = value.ids
-                named.update(value.ids)
-            out.append(words)
-        out.append(text[at:])
-        if subject is not None:
-            self.last_subject = subject
-            self.last_named = named
-        return "".join(out).strip()
+                if state["subject"] is None:
+                    state["subject"] = value.ids
+                state["named"].update(value.ids)
+                state["forms"].setdefault(role, self.mentioned or self.form(value))
+            self._put(out, words, isinstance(value, Ref))
+        self._put(out, text[at:], False)
+
+    def _put(self, out: list, words: str, name: bool) -> None:
+        """Words after the text so far, joined as the language joins them; a name
+        with an apposition (`Harrow, chef des pillards`) is closed by a comma
+        before the rest of the sentence."""
+        if not words:
+            return
+        if out and isinstance(out[-1], str):
+            if self._apposition and re.match(r" \w", words):
+                out[-1] += ","
+            before, words = join_words(self.lang, out[-1], words, name)
+            out[-1] = before
+        self._apposition = name and ", " in words
+        out.append(words)
 
     def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
         phrase = self.pick(outcome, key, roles or {}, **facts)
@@ -311,9 +374,8 @@ class Narrator:
 
     def words(self, text: str, target: Any) -> Words:
         """The writer's words; where they begin with `{target}`, the verb after it
-        agrees with the target (`{target} is engulfed`: the goblins are engulfed)."""
-        if self.book.english_verbs and text.startswith("{target} ") and self.plural(target):
-            text = "{target} " + english_plural(text[len("{target} "):])
+        agrees with how the target is named (`{target} is engulfed`: the goblins
+        are engulfed)."""
         return Words(text)
 
     def label(self, intent: str) -> str:

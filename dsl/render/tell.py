@@ -122,12 +122,12 @@ class Teller:
         single = len(attacker.ids) == 1
         words = self._words(attacker.ids[0], intent) if single else {}
         gm = action.get("gm_target") is not None
-        if words.get("says"):
-            says = words["says"]
-            if n.plural(attacker):
-                says = n.verb(says, attacker, False)
-            text = n.fill("{A} {S}", k + ":act", {"A": attacker, "S": Words(says), "T": targets})
-        elif action.get("intent_quoted") or " " in intent.strip():
+        if not intent.strip() and not words.get("says"):
+            # the writer's words have no translation in the language: told without them
+            text = n.say("act_gm_plain" if gm else "act_plain", k, {"A": attacker, "T": targets})
+        elif words.get("says"):
+            text = n.fill("{A} {S}", k + ":act", {"A": attacker, "S": Words(words["says"], "A"), "T": targets})
+        elif (action.get("intent_quoted") or " " in intent.strip()) and not action.get("intent_move"):
             verb = n.verb(intent, attacker, True)
             if gm:
                 text = n.say("act_gm_verb", k, {"A": attacker, "V": verb})
@@ -187,8 +187,8 @@ class Teller:
         if not c["against_gm"] and len(defender.ids) == 1:
             said = self._words(defender.ids[0], "defend").get("says")
             if said:
-                out.append(sentence(n.fill("{D} {S}", k + ":defend", {"D": defender, "S": Words(
-                    n.verb(said, defender, False) if n.plural(defender) else said), "T": attacker})))
+                out.append(sentence(n.fill("{D} {S}", k + ":defend", {"D": defender, "S": Words(said, "D"),
+                                                                     "T": attacker})))
         roles = {"A": attacker, "D": defender}
         if c["against_gm"]:
             if c["tie"] and c["winner"] == "GM":
