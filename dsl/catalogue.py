@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from .errors import DramaError, Position
-from .syntax import nodes as n
+
+# (the script's nodes are imported where a script is read: rendering a saved
+# event log needs this module without the parser)
 
 SOURCE = "en"                  # the language the writer's words are written in
 FOLDER = "locale"              # translations live in SCENARIO_FOLDER/locale/LANG.po
@@ -78,6 +80,7 @@ def line_id(kind: str, text: str) -> str:
 # extraction
 
 def _bodies(statement: n.Statement) -> list[tuple[n.Statement, ...]]:
+    from .syntax import nodes as n
     if isinstance(statement, n.IfBlock):
         return [arm.body for arm in statement.arms]
     if isinstance(statement, n.Loop):
@@ -89,6 +92,7 @@ def _bodies(statement: n.Statement) -> list[tuple[n.Statement, ...]]:
 
 def paragraphs(body: Iterable[n.Statement]) -> list[list[n.Narration]]:
     """Consecutive `>` lines, one paragraph each (a blank `>` line ends one)."""
+    from .syntax import nodes as n
     out: list[list[n.Narration]] = []
     last: n.Statement | None = None
     for s in body:
@@ -108,6 +112,7 @@ def paragraph_text(lines: list[n.Narration]) -> str:
 
 def script_lines(statements: Iterable[n.Statement]) -> list[Line]:
     """The writer's lines of a script, in order, those inside blocks included."""
+    from .syntax import nodes as n
     out: list[Line] = []
     statements = tuple(statements)
     firsts = {id(p[0]): p for p in paragraphs(statements)}
@@ -292,6 +297,7 @@ def translate_program(program, t: Translation):
     filled by the run): narration, scene titles, dictates, end texts, and the
     cast's names. Untranslated narration, titles and end texts stay as written,
     paragraphs of their own; an untranslated dictate is left out."""
+    from .syntax import nodes as n
     from .pipeline import Program
     scenario = program.scenario
     cast = []
@@ -318,6 +324,7 @@ def _split(text: str, parts: int) -> list[str]:
 
 
 def _translate(statements: tuple, t: Translation) -> tuple:
+    from .syntax import nodes as n
     pieces: dict[int, str] = {}
     for paragraph in paragraphs(statements):
         said = t.get("narration", paragraph_text(paragraph))
@@ -348,13 +355,22 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
     """The events of a run, for a transcript in the language: intents, move
     names, qualifiers, choice labels and the cast's words translated; what has
     no translation is left out of the sentence, never told in English inside it."""
+    from .render.grammar import with_names
     out = []
+    names: list[str] = []
     for event in events:
         kind = event.get("type")
         event = dict(event)
+        if kind in ("narration", "drama_end", "option", "scene") and names:
+            for key in ("text", "title"):
+                if isinstance(event.get(key), str):
+                    event[key] = with_names(t.lang, event[key], names)
         if kind == "start":
             event["cast"] = {pid: _sheet(pid, dict(sheet), t) for pid, sheet in (event.get("cast") or {}).items()}
             event["told_in"] = t.lang          # translated once: render() does not do it again
+            for sheet in event["cast"].values():
+                names.append((sheet.get("names") or {}).get(t.lang) or sheet.get("name"))
+                names.extend(sheet.get("members") or ())
         elif kind in ("action", "exchange") and event.get("intent"):
             intent = event["intent"]
             quoted = event.get("intent_quoted") or " " in intent.strip()

@@ -85,6 +85,18 @@ def join(before: str, word: str, name: bool) -> tuple[str, str]:
     return before, word
 
 
+def with_names(text: str, names) -> str:
+    """The writer's text with the cast's names filled in (`Le dernier de {wolves}`),
+    joined as French joins them: `de les loups` -> `des loups`, `de Ilse` -> `d'Ilse`."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        pattern = re.compile(r"(?<![\w'’])(de|à|que|De|À|Que) " + re.escape(name) + r"(?!\w)")
+        def one(match: re.Match) -> str:
+            before, word = join(match.group(1) + " ", name, True)
+            return before + word
+        text = pattern.sub(one, text)
+    return text
+
+
 def elide(text: str) -> str:
     """Elision and contraction inside written text (a phrase with its words in):
     `que il` -> `qu'il`, `de les gobelins` stays for the narrator to decide

@@ -138,6 +138,14 @@ def join(lang: str, before: str, word: str, name: bool) -> tuple[str, str]:
     return before, word
 
 
+def with_names(lang: str, text: str, names) -> str:
+    """The writer's text with names filled in, joined as the language joins them."""
+    if lang == "fr":
+        from .french import with_names as french
+        return french(text, names)
+    return text
+
+
 def finish(lang: str, text: str) -> str:
     """A finished paragraph in the language's typography (French: narrow no-break
     spaces before `: ; ! ?` and inside `« »`, small counts in words)."""

@@ -339,6 +339,9 @@ class Narrator:
                 state["named"].update(value.ids)
                 state["forms"].setdefault(role, self.mentioned or self.form(value))
             self._put(out, words, isinstance(value, Ref))
+            # one name with an apposition (not a list of names)
+            self._apposition = isinstance(value, Ref) and len(value.ids) == 1 and ", " in words \
+                and self.last_form.get(value.ids) in ("full", "short")
         self._put(out, text[at:], False)
 
     def _put(self, out: list, words: str, name: bool) -> None:
@@ -352,7 +355,7 @@ class Narrator:
                 out[-1] += ","
             before, words = join_words(self.lang, out[-1], words, name)
             out[-1] = before
-        self._apposition = name and ", " in words
+        self._apposition = False
         out.append(words)
 
     def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
