@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from .syntax import nodes as n
 from . import placeholders
 from .errors import DramaError, Position
@@ -11,19 +9,16 @@ from .names import Names
 from .statecheck import check_state
 
 _INFINITY = float("inf")
-_TEXTS = (n.Scene, n.Narration, n.Dictate, n.EndDrama)
 
 
 def has_blocks(script: n.Script) -> bool:
     """Whether the script needs the static checks before it runs: blocks, choices, flags or counters."""
-    return any(isinstance(s, (n.IfBlock, n.Loop, n.ChoiceBlock, n.SetState, n.Expect)) for s in script.shared)
+    return any(s.is_block or s.uses_state for s in script.shared)
 
 
-def choice_blocks(statements) -> Iterator[n.ChoiceBlock]:
+def choice_blocks(statements) -> list[n.ChoiceBlock]:
     """Every `choose` block, in every branch."""
-    for s in _walk(statements):
-        if type(s) is n.ChoiceBlock:
-            yield s
+    return [s for s in n.walk(statements) if type(s) is n.ChoiceBlock]
 
 
 def check_script(script: n.Script, names: Names, start=None, settings=None) -> list[DramaError]:
@@ -38,7 +33,7 @@ def check_script(script: n.Script, names: Names, start=None, settings=None) -> l
     for block in choice_blocks(script.statements):
         checker.choices.setdefault(block.label.text, set()).update(o.label.text for o in block.options)
     state_errors = check_state(script.statements, names, start)
-    checker.state_names = set(start) | {s.name.text for s in _walk(script.statements) if type(s) is n.SetState}
+    checker.state_names = set(start) | {s.name.text for s in n.walk(script.statements) if type(s) is n.SetState}
     checker.block(script.statements, inside=False)
     ties = _vote_ties(script.statements) if settings is not None and settings.ties == "vote" else []
     return checker.found + state_errors + ties
@@ -56,24 +51,17 @@ def _vote_ties(statements) -> list[DramaError]:
     def walk(body) -> None:
         body = list(body)
         for i, s in enumerate(body):
-            kind = type(s)
-            if kind is n.Action:
+            if type(s) is n.Action:
                 answers = []
                 for later in body[i + 1:]:
-                    if not isinstance(later, (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)):
+                    if not later.part_of_exchange:
                         break
                     answers.append(later)
                 rolled = _rolls(s) or any(type(a) is n.Defence and _rolls(a) for a in answers)
                 if rolled and not any(type(a) is n.Tie for a in answers):
                     found.append(s)
-            elif kind is n.IfBlock:
-                for arm in s.arms:
-                    walk(arm.body)
-            elif kind is n.Loop:
-                walk(s.body)
-            elif kind is n.ChoiceBlock:
-                for option in s.options:
-                    walk(option.body)
+            for inner in s.bodies():
+                walk(inner)
 
     walk(statements)
     if not found:
@@ -112,28 +100,30 @@ class _Checker:
     # ------------------------------------------------------------ walking
 
     def block(self, statements, inside: bool) -> None:
+        """Check each statement: a block, `expect` or `set` by its own method (`visit_KIND`),
+        any other inside a block by `statement`, and outside blocks only its texts' placeholders
+        (every one of them: the run reports the first)."""
         for statement in statements:
-            kind = type(statement)
-            if kind is n.IfBlock:
-                self.if_block(statement)
-            elif kind is n.Loop:
-                self.loop(statement)
-            elif kind is n.ChoiceBlock:
-                for option in statement.options:
-                    if option.condition is not None:
-                        self.condition(option.condition)
-                    self.block(option.body, inside=True)
-            elif kind is n.Expect:
-                self.condition(statement.condition)
-            elif kind is n.SetState:
-                if not isinstance(statement.value, bool):
-                    self.value(statement.value)
-            elif inside:
-                self.statement(statement)
-            elif kind in _TEXTS:       # every placeholder of the line, not only the first
+            visit = getattr(self, "visit_" + type(statement).__name__, None)
+            if visit is not None:
+                visit(statement)
+            elif inside or statement.texts:
                 self.statement(statement)
 
-    def if_block(self, s: n.IfBlock) -> None:
+    def visit_ChoiceBlock(self, s: n.ChoiceBlock) -> None:
+        for option in s.options:
+            if option.condition is not None:
+                self.condition(option.condition)
+            self.block(option.body, inside=True)
+
+    def visit_Expect(self, s: n.Expect) -> None:
+        self.condition(s.condition)
+
+    def visit_SetState(self, s: n.SetState) -> None:
+        if not isinstance(s.value, bool):
+            self.value(s.value)
+
+    def visit_IfBlock(self, s: n.IfBlock) -> None:
         settled: tuple[int, str] | None = None        # (line, why) once an arm always runs
         seen: dict[str, int] = {}
         for arm in s.arms:
@@ -156,7 +146,7 @@ class _Checker:
                 self.add(DramaError("W001", f"{what} never runs: {never}", position=arm.pos))
             self.block(arm.body, inside=True)
 
-    def loop(self, s: n.Loop) -> None:
+    def visit_Loop(self, s: n.Loop) -> None:
         if s.condition is not None:
             self.condition(s.condition)
             known, why = self.always(s.condition)
@@ -168,7 +158,7 @@ class _Checker:
                                     f"'{s.text}' can never hold ({why})", position=s.pos))
         if s.bound == 0 and s.unit:        # (no unit: the bound is missing, which is E005)
             self.add(DramaError("W001", "this loop's body never runs: its bound is 0", position=s.pos))
-        if s.unit == "rounds" and not any(isinstance(x, n.Round) for x in _walk(s.body)):
+        if s.unit == "rounds" and not any(type(x) is n.Round for x in n.walk(s.body)):
             self.add(DramaError("W003", f"this loop counts {s.bound} rounds, but its body begins no round",
                                 position=s.pos,
                                 expected="a `round` line in the loop, so that each pass is a round",
@@ -246,21 +236,17 @@ class _Checker:
             if named is not None and named[0] in known:
                 self.guard(it.party, at, n.Name(named[0], at))
 
-    def condition(self, c: n.Condition) -> None:
+    def condition(self, condition: n.Condition) -> None:
         it = self.names
-        kind = type(c)
-        if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
-            self.guard(it.party, c.pos, c.party)
-        elif kind is n.Compare:
-            self.value(c.left)
-            self.value(c.right)
-        elif kind is n.ChoiceIs:
-            self.choice_is(c)
-        elif kind is n.Not:
-            self.condition(c.operand)
-        elif kind is n.And or kind is n.Or:
-            self.condition(c.left)
-            self.condition(c.right)
+        for c in condition.tests():
+            kind = type(c)
+            if kind is n.Defeated or kind is n.CanRecover or kind is n.LastExchange and c.party is not None:
+                self.guard(it.party, c.pos, c.party)
+            elif kind is n.Compare:
+                self.value(c.left)
+                self.value(c.right)
+            elif kind is n.ChoiceIs:
+                self.choice_is(c)
 
     def value(self, v) -> None:
         for _, q in (v.terms if type(v) is n.Sum else ((1, v),)):
@@ -344,15 +330,3 @@ class _Checker:
                 return op == "=", why
         return None, ""
 
-
-def _walk(statements) -> Iterator[n.Statement]:
-    for s in statements:
-        yield s
-        if isinstance(s, n.IfBlock):
-            for arm in s.arms:
-                yield from _walk(arm.body)
-        elif isinstance(s, n.Loop):
-            yield from _walk(s.body)
-        elif isinstance(s, n.ChoiceBlock):
-            for option in s.options:
-                yield from _walk(option.body)

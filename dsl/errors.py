@@ -148,6 +148,9 @@ class DramaError(Exception):
         self.hint = hint
         self.notes = list(notes)
         self.party = party          # the party whose part of a step is at fault, if known
+        # the text of the file the position points into, when whoever reported the error has it
+        # (as Jinja's environment attaches a template's source): `format` shows its line
+        self.source: str | None = None
 
     def at(self, position: Position | None) -> "DramaError":
         """Give the error a position, unless it already has one."""
@@ -166,13 +169,13 @@ class DramaError(Exception):
     def format(self, source: str | None = None) -> str:
         """Render as `file:line:col: error[CODE]: message`, the line, a caret and notes.
 
-        `source` is the text of the file the position points into; without it the
-        file is read from disk when it exists.
-        """
+        `source` (else `self.source`) is the text of the file the position points
+        into; without either, no line is shown: an error reads no file (`dsl.messages.shown`
+        reads it, through the one reader)."""
         message = self.message.replace("\r", "\\r").replace("\n", "\\n")   # one line, always
         head = f"{'warning' if self.is_warning else 'error'}[{self.code}]: {message}"
         lines = [f"{self.position}: {head}" if self.position else head]
-        text_line = _source_line(self.position, source)
+        text_line = _source_line(self.position, source if source is not None else self.source)
         if text_line is not None:
             width = len(str(self.position.line))
             start = max(self.position.column, 1)
@@ -266,10 +269,6 @@ class Diagnostics:
         """Whether the sink holds as many errors as it may (more are dropped)."""
         return self.limit is not None and len(self.errors) >= self.limit
 
-    def has_errors(self) -> bool:
-        """Whether anything but warnings was reported."""
-        return any(not error.is_warning for error in self.errors)
-
     def raise_first(self) -> None:
         """Raise what was collected, if it holds any error: the one error, or an `ErrorList`."""
         found = [error for error in self.errors if not error.is_warning]
@@ -333,11 +332,7 @@ def _source_line(position: Position | None, source: str | None) -> str | None:
     if position is None or position.line < 1:
         return None
     if source is None:
-        from .inputs import MAX_EVENT_LOG_BYTES, read_bytes     # the one reader (it imports this module)
-        try:
-            source = read_bytes(position.file, what="file", limit=MAX_EVENT_LOG_BYTES).decode("utf-8", "replace")
-        except DramaError:
-            return None
+        return None
     # lines end at \n only, as the parser and the YAML reader count them
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if position.line == len(lines) + 1:

@@ -1,12 +1,16 @@
-"""The event log: engine results as versioned, JSON-ready events (see docs/events.md)."""
+"""The event log: engine results as versioned, JSON-ready events (see docs/events.md), and an exchange's events grouped."""
 
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
-from .engine import PartySheet, PartyState, Settings
-from .engine import results as r
+from .scenes import DEFAULT_KIND
+
+if TYPE_CHECKING:       # for the annotations only: reading an event log (`drama render`) loads no engine
+    from .engine import PartySheet, PartyState, Settings
+    from .engine import results as r
 
 VERSION = 1
 
@@ -98,10 +102,11 @@ def _after(losses: list[r.Loss]) -> dict:
                       "defeated": l.after.defeated} for l in losses}
 
 
-def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
-             split: dict[str, int] | None = None) -> list[dict]:
+def exchange(result: r.Exchange, line: int | None, split: dict[str, int] | None = None, *,
+             intent_quoted: bool = False) -> list[dict]:
     """One `action` event (declaration and spending), one `exchange` event per
-    comparison, then a `defeat` event per defeated party."""
+    comparison, then a `defeat` event per defeated party. `intent_quoted`: the
+    intent was written in quotes (the writer's own verb phrase)."""
     drama, round_ = result.drama, result.round
     # the losses in one pass: spends, ones (shown with the first comparison), each comparison's own
     spends: list[r.Loss] = []
@@ -117,13 +122,16 @@ def exchange(result: r.Exchange, line: int | None, qualifiers: list[dict],
     action = {"type": "action", "line": line, "drama": drama, "round": round_, "intent": result.intent,
               "attacker": result.attacker.name, "actors": list(result.attacker.parties),
               "target": result.target, "targets": [s.name for s in result.defences],
-              "gm_target": result.gm_target, "qualifiers": qualifiers,
+              "gm_target": result.gm_target,
+              "qualifiers": [{"kind": kind, "text": text} for kind, text in result.qualifiers],
               "extra_targets": list(result.extra_targets),
               "spent": {l.party: l.amount for l in spends} if spends else {}, "turn": _turn(result.turn)}
     if split:
         action["split"] = dict(split)
     if spends:
         action["parties"] = _after(spends)
+    if intent_quoted:
+        action["intent_quoted"] = True
     events = [action]
     for index, (comparison, side) in enumerate(zip(result.comparisons, result.defences)):
         losses = by_comparison.get(index, [])
@@ -186,7 +194,7 @@ def initiative(result: r.Initiative, line: int | None) -> dict:
                       for x in result.rolls]}
 
 
-def drama_begun(result: r.DramaBegun, line: int | None, kind: str = "fight") -> dict:
+def drama_begun(result: r.DramaBegun, line: int | None, kind: str = DEFAULT_KIND) -> dict:
     """`kind`: the kind of scene (docs/language.md), for the transcript's words."""
     return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
             "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of,
@@ -316,5 +324,42 @@ def to_json_lines(events: Iterable[dict]) -> str:
     return "".join(_encode(event) + "\n" for event in events)
 
 
-def read_json_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+# ------------------------------------------------------------------ an exchange's events, together
+
+@dataclass(frozen=True)
+class ExchangeEvents:
+    """The events of one exchange, as they follow one another in the log: its `action`
+    (None when the log has comparisons without it, cut short), its comparisons (an
+    `exchange` event per defending side), the `defeat`s it caused, and the options of a
+    double win taken right after it (`option` events: `dictates`, `rerolls`)."""
+
+    action: dict | None
+    comparisons: tuple[dict, ...]
+    defeats: tuple[dict, ...]
+    options: tuple[dict, ...]
+
+
+def grouped(events: Iterable[dict]) -> Iterator[dict | ExchangeEvents]:
+    """The events in order, each exchange's as one `ExchangeEvents`: the one grouping
+    of an exchange's events, for the printer and the transcript. An option or a defeat
+    that does not follow its exchange directly (an option taken inside a block after
+    it) comes as an event of its own."""
+    events = list(events)
+    i, count = 0, len(events)
+    while i < count:
+        event = events[i]
+        kind = event.get("type")
+        if kind != "action" and kind != "exchange":
+            yield event
+            i += 1
+            continue
+        action = event if kind == "action" else None
+        i += action is not None
+        parts: dict[str, list[dict]] = {"exchange": [], "defeat": [], "option": []}
+        for part in ("exchange", "defeat", "option"):
+            while i < count and events[i].get("type") == part:
+                parts[part].append(events[i])
+                i += 1
+        yield ExchangeEvents(action, tuple(parts["exchange"]), tuple(parts["defeat"]), tuple(parts["option"]))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 
 from .syntax import nodes as n
 from .errors import Diagnostics, DramaError
@@ -26,7 +25,7 @@ def expand(script: n.Script, root: str, errors: Diagnostics | list | None = None
     comes back with each statement's own positions, its repeated lines copied
     (`Script.statements`); one without shares them still.
     """
-    if not any(isinstance(s, (n.Include, n.IfBlock, n.Loop)) for s in script.shared):
+    if not any(type(s) is n.Include or s.is_block for s in script.shared):
         return script      # (its repeated lines still shared)
     reading = _Reading(root, Diagnostics.of(errors), sources if sources is not None else SourceMap())
     statements = reading.expand(script.statements, script.file, [(script.file, os.path.realpath(script.file))], [], 0)
@@ -48,20 +47,15 @@ class _Reading:
         and includes they are inside (the recursion is as deep, and bounded by MAX_NESTING)."""
         out: list[n.Statement] = []
         for statement in statements:
-            if isinstance(statement, (n.IfBlock, n.Loop, n.ChoiceBlock, n.Include)) and depth >= MAX_NESTING:
-                self.sink.report(too_deep("a block" if not isinstance(statement, n.Include) else "an include",
-                                          statement.pos))
+            include = type(statement) is n.Include
+            if (include or statement.is_block) and depth >= MAX_NESTING:
+                self.sink.report(too_deep("an include" if include else "a block", statement.pos))
                 continue
-            if isinstance(statement, (n.IfBlock, n.Loop)):     # includes inside a block are read in place
-                def inner(body):
-                    return tuple(self.expand(body, file, stack, chain, depth + 1))
-                if isinstance(statement, n.Loop):
-                    out.append(replace(statement, body=inner(statement.body)))
-                else:
-                    out.append(replace(statement, arms=tuple(replace(arm, body=inner(arm.body))
-                                                             for arm in statement.arms)))
+            if statement.is_block:     # includes inside a block (any block) are read in place
+                out.append(statement.with_bodies(tuple(self.expand(body, file, stack, chain, depth + 1))
+                                                 for body in statement.bodies()))
                 continue
-            if not isinstance(statement, n.Include):
+            if not include:
                 out.append(statement)
                 continue
             try:

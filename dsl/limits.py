@@ -11,7 +11,7 @@ from __future__ import annotations
 from .errors import DramaError, Position
 
 __all__ = ["MAX_NESTING", "MAX_LOOP_BOUND", "MAX_STEPS", "CHECK_STEPS", "check_budget", "MAX_LINE", "MAX_SCRIPT",
-           "MAX_DICE", "MAX_NUMBER", "too_deep", "too_many_dice"]
+           "MAX_DICE", "MAX_NUMBER", "MAX_COUNTER", "too_deep", "too_many_dice"]
 
 # blocks (`if`, `repeat`) and includes, one inside another; and the operators
 # (`not`, `and`, `or`) one inside another in one condition (E010)
@@ -44,6 +44,9 @@ MAX_DICE = 1_000
 # the largest whole number a setting or cast file may hold (E104); a script's
 # numbers have at most 9 digits (E001), the same bound
 MAX_NUMBER = 999_999_999
+# a counter stays within ±MAX_COUNTER: a runaway stops there (E333), and every
+# value can still be written in a script (numbers have at most 9 digits)
+MAX_COUNTER = 999_999_999
 
 
 def too_deep(what: str, position: Position | None) -> DramaError:

@@ -24,11 +24,12 @@ from .includes import expand
 from .interpreter import FRESH, PLAY, SIMULATE, Interpreter, RunMode
 from .limits import check_budget
 from .interpreter.choices import Ask, check_answers
+from .interpreter.runstate import History, Mark, RunState
 from .loader import Scenario, bind, load_scenario
 from .names import Names
 from .syntax import parse
 from .source import SourceMap
-from .speed import StatementCache
+from .statement_cache import StatementCache
 
 
 class Program:
@@ -208,18 +209,7 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
 
 def _count(statements) -> int:
     """How many statements there are, those inside blocks included."""
-    count = 0
-    todo = [statements]
-    while todo:
-        for s in todo.pop():
-            count += 1
-            if isinstance(s, n.Loop):
-                todo.append(s.body)
-            elif isinstance(s, n.IfBlock):
-                todo.extend(arm.body for arm in s.arms)
-            elif isinstance(s, n.ChoiceBlock):
-                todo.extend(option.body for option in s.options)
-    return count
+    return sum(1 for _ in n.walk(statements))
 def _dry_run_pick(question) -> str:
     """`drama check` runs past every choice: it takes the first available option
     (the other options are checked statically, in every branch)."""
@@ -274,16 +264,35 @@ class Board:
         return next(p for p in self.parties if p.id == pid)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A session at one moment, as frozen data (`Session.snapshot`): opaque to its users,
+    valid for `Session.restore` and `Session.from_snapshot` of the same program, whatever
+    the session does next."""
+
+    run: RunState
+    events: Mark | None
+    statements: Mark | None
+    pending_from: int | None
+    before_pending: "Snapshot | None"
+    finished: bool
+
+
 class Session:
-    """A program played one statement at a time: the API of `drama play` and undo.
+    """A program played one statement at a time: the API of `drama play`, its undo and its forks.
 
     `feed` takes a statement (text, or a node) and returns the events it made,
     or raises a DramaError and changes nothing. An exchange is resolved when
     a statement that is not part of it comes (or at `resolve`): if it cannot
     be, its action and the lines that answer it are refused together, and
-    the session is as before the action. Because a run is a pure function of
-    its statements and seed, `rebuild` from the accepted statements gives the
-    very same state: that is how undo and resuming work."""
+    the session is as before the action.
+
+    `snapshot` gives the state now as frozen data and `restore` goes back to
+    one, both in time independent of the length of the night (the events and
+    statements in between are what it costs): feeding the same statements after
+    `restore` gives the very same events (tests/test_snapshots.py). Because a run
+    is also a pure function of its statements and seed, `rebuild` from the
+    accepted statements gives the same state too: that is how a journal resumes."""
 
     def __init__(self, program: Program, *, seed: int = 0, lenient: bool = False, ask: Ask | None = None):
         self.program = program
@@ -292,7 +301,10 @@ class Session:
         self.ask = ask
         self.statements: list[n.Statement] = []     # accepted, in order
         self._pending_from: int | None = None        # where the pending exchange's statements begin
+        self._before_pending: Snapshot | None = None  # the session before the pending exchange's action
         self._interpreter = program.interpreter(seed=seed, lenient=lenient, ask=ask)
+        self._events = History(self._interpreter.events)
+        self._statements = History(self.statements)
         self.finished = False
 
     @classmethod
@@ -302,6 +314,14 @@ class Session:
         session = cls(program, seed=seed, lenient=lenient, ask=ask)
         for statement in statements:
             session.feed(statement)
+        return session
+
+    @classmethod
+    def from_snapshot(cls, program: Program, snapshot: Snapshot, *, seed: int = 0, lenient: bool = False,
+                      ask: Ask | None = None) -> "Session":
+        """A new session at the state of `snapshot` (of a session of `program` with this seed)."""
+        session = cls(program, seed=seed, lenient=lenient, ask=ask)
+        session.restore(snapshot)
         return session
 
     @property
@@ -314,14 +334,31 @@ class Session:
         """The interpreter at the table now (its game, names and last exchange); read, never fed directly."""
         return self._interpreter
 
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> Snapshot:
+        """The session now, as frozen data: cheap, whatever the length of the night."""
+        return Snapshot(self._interpreter.snapshot(), self._events.mark(), self._statements.mark(),
+                        self._pending_from, self._before_pending, self.finished)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Back to the state of `snapshot` (taken of this session, or of one of the same
+        program and seed it was forked from), its events and accepted statements included."""
+        self._interpreter.restore(snapshot.run)
+        self._events.rewind(snapshot.events)
+        self._statements.rewind(snapshot.statements)
+        self._pending_from = snapshot.pending_from
+        self._before_pending = snapshot.before_pending
+        self.finished = snapshot.finished
+
     def fork(self, dice=None) -> "Session":
-        """An independent session at the very same state (rebuilt from the accepted
-        statements): a trial of what a statement would do. `dice` replaces its
-        source of rolled dice (a `SeededDice`)."""
-        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient)
-        pending = self._interpreter.pending
-        if pending is None or pending.resolved:
-            again.resolve()             # this session's last exchange is resolved: the fork's too
+        """An independent session at the very same state: a trial of what a statement
+        would do. `dice` replaces its source of rolled dice (a `SeededDice`)."""
+        snapshot = self.snapshot()
+        again = Session(self.program, seed=self.seed, lenient=self.lenient)
+        # the fork's own lists, holding the same items: neither's growth changes the other
+        del again._interpreter.events[:]
+        again.restore(snapshot)
         if dice is not None:
             again._interpreter.game.dice = dice
         return again
@@ -344,16 +381,18 @@ class Session:
                     and not isinstance(one, Interpreter.PART_OF_EXCHANGE):
                 self._settle()
             accepted = len(self.statements)
+            before = self.snapshot()
             try:
                 interpreter.step(one)
             except DramaError:
-                self._restore()
+                self.restore(before)
                 raise
             self.statements.append(one)
             if isinstance(one, n.Action) and interpreter.pending is not None:
                 self._pending_from = accepted
-            elif interpreter.pending is None:
-                self._pending_from = None
+                self._before_pending = before
+            elif interpreter.pending is None or interpreter.pending.resolved:
+                self._pending_from = self._before_pending = None
         return interpreter.events[mark:]
 
     def resolve(self) -> list[dict]:
@@ -402,23 +441,19 @@ class Session:
     # ------------------------------------------------------------ keeping it exact
 
     def _settle(self) -> None:
-        """Resolve the pending exchange; if it cannot be, refuse its statements."""
+        """Resolve the pending exchange; if it cannot be, refuse its statements: the
+        session goes back to where it was before the exchange's action."""
         try:
             self._interpreter.resolve()
+            self._pending_from = self._before_pending = None
         except DramaError as error:
             start = self._pending_from if self._pending_from is not None else len(self.statements)
             refused = self.statements[start:]
-            del self.statements[start:]
-            self._restore()
+            if self._before_pending is not None:
+                self.restore(self._before_pending)
             if refused:
                 error.notes.append(f"the exchange of line {refused[0].pos.line} was not played")
             raise
-
-    def _restore(self) -> None:
-        """Back to the state after the accepted statements, by replaying them."""
-        again = Session.rebuild(self.program, self.statements, seed=self.seed, lenient=self.lenient, ask=self.ask)
-        self._interpreter = again._interpreter
-        self._pending_from = again._pending_from
 
 
 # ---------------------------------------------------------------------------

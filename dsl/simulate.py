@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .errors import DramaError
+from .messages import shown
 from .simulation_report import (CONFIDENCE, FORMATS, REPORT_VERSION, Z, distribution, proportion, render, report,
                                 to_json, wilson)
-from .speed import paused_collector
+from .collector import paused_collector
 
 MAX_CHUNK = 250             # the most runs a worker does before reporting back
 
@@ -295,7 +296,7 @@ class Aggregate:
         self.failed += 1
         entry = self.errors.get(error.code)
         if entry is None or index < entry[1]:
-            printed = error.format()
+            printed = shown(error)
             self.errors[error.code] = [(entry[0] if entry else 0) + 1, index, seed, printed,
                                        printed.split("\n", 1)[0]]
         else:
@@ -371,7 +372,7 @@ def run_range(prepared: Prepared, seed: int, start: int, stop: int,
     the KeyboardInterrupt propagates with the runs counted so far in its
     `aggregate` attribute."""
     aggregate = Aggregate()
-    # the runs make no cycles, but their errors do: collected now and then (dsl/speed.py)
+    # the runs make no cycles, but their errors do: collected now and then (dsl/collector.py)
     with paused_collector() as tidy:
         try:
             for index in range(start, stop):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from .errors import DramaError, did_you_mean
+from .flags import wrong_kind
 from .syntax import nodes as n
 from . import placeholders
 
@@ -22,15 +23,7 @@ _RESERVED = ("round", "drama")
 
 def uses_state(statements) -> bool:
     """Whether a script sets or tests flags or counters (or makes choices)."""
-    for s in statements:
-        kind = type(s)
-        if kind in (n.SetState, n.Expect, n.ChoiceBlock):
-            return True
-        if kind is n.IfBlock and any(uses_state(arm.body) for arm in s.arms):
-            return True
-        if kind is n.Loop and uses_state(s.body):
-            return True
-    return False
+    return any(s.uses_state for s in n.walk(statements))
 
 
 def check_state(statements, names, start: Mapping[str, bool | int]) -> list[DramaError]:
@@ -55,18 +48,9 @@ class _Walker:
         self.taken = set(names.known()) | set(_RESERVED)
 
     def _collect(self, statements) -> None:
-        for s in statements:
-            kind = type(s)
-            if kind is n.SetState:
+        for s in n.walk(statements):
+            if type(s) is n.SetState:
                 self.everywhere.setdefault(s.name.text, "flag" if isinstance(s.value, bool) else "counter")
-            elif kind is n.IfBlock:
-                for arm in s.arms:
-                    self._collect(arm.body)
-            elif kind is n.Loop:
-                self._collect(s.body)
-            elif kind is n.ChoiceBlock:
-                for option in s.options:
-                    self._collect(option.body)
 
     def add(self, error: DramaError) -> None:
         key = (error.code, error.position, error.message)
@@ -80,36 +64,48 @@ class _Walker:
         """Walk statements with `known` set before them; what is surely set after them."""
         known = dict(known)
         for s in statements:
-            kind = type(s)
-            if kind is n.SetState:
-                self.set(s, known)
-            elif kind is n.Expect:
-                self.condition(s.condition, known)
-            elif kind is n.IfBlock:
-                after = []
-                for arm in s.arms:
-                    if arm.condition is not None:
-                        self.condition(arm.condition, known)
-                    after.append(self.block(arm.body, known))
-                if s.arms[-1].condition is not None:
-                    after.append(known)          # no arm may run
-                known = _meet(after)
-            elif kind is n.Loop:
-                if s.condition is not None:
-                    self.condition(s.condition, known)
-                inside = self.block(s.body, known)
-                if s.condition is not None:      # tested again after each pass
-                    self.condition(s.condition, inside)
-            elif kind is n.ChoiceBlock:
-                after = []
-                for option in s.options:
-                    if option.condition is not None:
-                        self.condition(option.condition, known)
-                    after.append(self.block(option.body, known))
-                known = _meet(after) if after else known
-            elif kind in (n.Scene, n.Narration, n.Dictate, n.EndDrama):
+            visit = getattr(self, "visit_" + type(s).__name__, None)
+            if visit is not None:
+                known = visit(s, known)
+            elif s.texts:
                 self.text(s, known)
         return known
+
+    # each visit takes what is surely set before the statement, and gives what is after it
+
+    def visit_SetState(self, s: n.SetState, known: dict[str, str]) -> dict[str, str]:
+        self.set(s, known)
+        return known
+
+    def visit_Expect(self, s: n.Expect, known: dict[str, str]) -> dict[str, str]:
+        self.condition(s.condition, known)
+        return known
+
+    def visit_IfBlock(self, s: n.IfBlock, known: dict[str, str]) -> dict[str, str]:
+        after = []
+        for arm in s.arms:
+            if arm.condition is not None:
+                self.condition(arm.condition, known)
+            after.append(self.block(arm.body, known))
+        if s.arms[-1].condition is not None:
+            after.append(known)          # no arm may run
+        return _meet(after)
+
+    def visit_Loop(self, s: n.Loop, known: dict[str, str]) -> dict[str, str]:
+        if s.condition is not None:
+            self.condition(s.condition, known)
+        inside = self.block(s.body, known)
+        if s.condition is not None:      # tested again after each pass
+            self.condition(s.condition, inside)
+        return known                     # a loop may run no pass
+
+    def visit_ChoiceBlock(self, s: n.ChoiceBlock, known: dict[str, str]) -> dict[str, str]:
+        after = []
+        for option in s.options:
+            if option.condition is not None:
+                self.condition(option.condition, known)
+            after.append(self.block(option.body, known))
+        return _meet(after) if after else known
 
     def set(self, s: n.SetState, known: dict[str, str]) -> None:
         name = s.name
@@ -124,7 +120,7 @@ class _Walker:
             self.value(s.value, known)
         was = known.get(name.text) or self.everywhere.get(name.text)
         if was is not None and was != kind and len(self.found) == found:
-            self.add(_wrong_kind(name, was, kind))
+            self.add(wrong_kind(name, was, kind))
             return
         known[name.text] = kind
 
@@ -133,7 +129,7 @@ class _Walker:
     def use(self, name: n.Name, want: str, known: dict[str, str]) -> None:
         if name.text in known:
             if known[name.text] != want:
-                self.add(_wrong_kind(name, known[name.text], want))
+                self.add(wrong_kind(name, known[name.text], want))
             return
         if name.text in self.everywhere:
             self.add(DramaError("E206", f"'{name.text}' may be used before it is set", position=name.pos,
@@ -156,21 +152,17 @@ class _Walker:
             if q.kind == "counter":
                 self.use(q.name, "counter", known)
 
-    def condition(self, c: n.Condition, known) -> None:
-        kind = type(c)
-        if kind is n.Flag:
-            self.use(c.name, "flag", known)
-        elif kind is n.Compare:
-            self.value(c.left, known)
-            self.value(c.right, known)
-        elif kind is n.Not:
-            self.condition(c.operand, known)
-        elif kind is n.And or kind is n.Or:
-            self.condition(c.left, known)
-            self.condition(c.right, known)
+    def condition(self, condition: n.Condition, known) -> None:
+        for c in condition.tests():
+            kind = type(c)
+            if kind is n.Flag:
+                self.use(c.name, "flag", known)
+            elif kind is n.Compare:
+                self.value(c.left, known)
+                self.value(c.right, known)
 
     def text(self, s, known) -> None:
-        text = s.title if type(s) is n.Scene else s.text
+        text = getattr(s, s.texts[0])
         if not placeholders.has_placeholders(text):
             return
         from .errors import Position
@@ -190,7 +182,3 @@ def _meet(paths: list[dict[str, str]]) -> dict[str, str]:
     first, *rest = paths
     return {name: kind for name, kind in first.items() if all(name in other for other in rest)}
 
-
-def _wrong_kind(name: n.Name, was: str, used_as: str) -> DramaError:
-    from .interpreter.state import wrong_kind
-    return wrong_kind(name, was, used_as)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import Diagnostics, DramaError, Position, did_you_mean, one_of
+from .messages import shown
 
 __all__ = ["MAX_SEEDS", "Plan", "Case", "Outcome", "find_plans", "read_plan", "run_plan"]
 
@@ -265,7 +266,7 @@ def run_case(plan: Plan, case: Case, cache: dict) -> Outcome:
         program = _program(plan, case, cache)
         expectations = _expectations(case)
     except (DramaError, OSError) as error:
-        text = error.format() if isinstance(error, DramaError) else f"error: {error}"
+        text = shown(error) if isinstance(error, DramaError) else f"error: {error}"
         return Outcome(plan, case, False, text, "")
     if case.kind == "test":
         return _run_test(plan, case, program, expectations)
@@ -279,7 +280,7 @@ def _run_test(plan, case, program, expectations) -> Outcome:
         interpreter.run(program.script)
         _check_end(interpreter, expectations)
     except DramaError as error:
-        return Outcome(plan, case, False, error.format(), command)
+        return Outcome(plan, case, False, shown(error), command)
     return Outcome(plan, case, True)
 
 
@@ -301,7 +302,7 @@ def _run_property(plan, case, program, expectations) -> Outcome:
         except DramaError as error:
             if error.code != "E803":
                 error.notes.append(f"with the seed {seed}, one of the {case.seeds} seeds of the property")
-            return Outcome(plan, case, False, error.format(), command)
+            return Outcome(plan, case, False, shown(error), command)
     return Outcome(plan, case, True)
 
 

@@ -1,4 +1,4 @@
-"""No reference cycles on the hot paths (dsl/speed.py): a finished run leaves nothing for the cyclic collector.
+"""No reference cycles on the hot paths (dsl/collector.py): a finished run leaves nothing for the cyclic collector.
 
 Python's cyclic collector is kept off while scripts are parsed and run, and
 off for the rest of a one-shot command: that is safe only because these

@@ -169,7 +169,7 @@ def build_step(game: Game, kind: str, ns: list[int]):
             attackers.append(other)
     others = [p for p in in_play if p not in attackers]
     parts = tuple(part_for(game, pid, ns[3 + 5 * i:8 + 5 * i]) for i, pid in enumerate(attackers))
-    qualifiers = ("q",) * (ns[13] % 3 if ns[13] % 2 else 0)
+    qualifiers = (("not", "q"),) * (ns[13] % 3 if ns[13] % 2 else 0)
     if not others or ns[14] % 4 == 0:
         action = Action("try", parts, gm_target=(ns[15] % 18) - 3, qualifiers=qualifiers)
         targets = []
@@ -326,7 +326,7 @@ def test_recovery_never_returns_more_than_the_pool(cast, seed, ns):
     game = Game(cast, Settings(), SeededDice(seed))
     who = cast[ns[0] % len(cast)]
     amount = ns[1] % (who.quintessence + 1)
-    game.exchange(Action("prepare", (Part(who.id),), gm_target=-1, qualifiers=("x",) * amount))
+    game.exchange(Action("prepare", (Part(who.id),), gm_target=-1, qualifiers=(("so", "x"),) * amount))
     assert game.state(who.id).damage_pool == amount
     rushed = ns[2] % 2 == 0
     if rushed:

@@ -145,6 +145,21 @@ def test_paths_that_are_not_scripts(tmp_path):
     assert drama("fmt").code == 2
 
 
+def test_every_kind_of_statement_is_laid_out():
+    """`drama fmt` lays out every kind (issue 25): `set`, `expect`, `choose`, `option`, `lose
+    member` and a `drama` line with its kind of scene and its rounds were left as typed."""
+    messy = ('drama   "Hearing"   with   Kara,  Overlord,   a debate,   rounds of 1 minute\n'
+             'set   gold   =   3\nset gold=gold+2 - Kara damage\nset  lost\nset found =  false\n'
+             'expect   gold > 2\nGoblins   lose member   "Snik"\n'
+             'choose   "Door" ,  chose "Knock"\noption   "Knock"   once   weight  2  if  gold > 1\n'
+             'option "Leave"\nend\nBren recovers, rolled 6 4 2,   rerolling 2 to 4\n')
+    assert layout(messy) == ('drama "Hearing" with Kara, Overlord, a debate, rounds of 1 minute\n'
+                             'set gold = 3\nset gold = gold + 2 - Kara damage\nset lost\nset found = false\n'
+                             'expect gold > 2\nGoblins lose member "Snik"\n'
+                             'choose "Door", chose "Knock"\noption "Knock" once weight 2 if gold > 1\n'
+                             'option "Leave"\nend\nBren recovers, rolled 6 4 2, rerolling 2 to 4\n')
+
+
 def test_the_condition_of_an_if_is_kept_as_written():
     # its text is in the event log (the `branch` event), so it is not rewritten
     assert layout("if   Kara quintessence<3\nend\n") == "if Kara quintessence<3\nend\n"
@@ -155,10 +170,10 @@ def test_a_statement_the_printer_does_not_know_is_kept_as_written(monkeypatch):
     from dsl.syntax import layout as module
     known = module.statement_lines
 
-    def not_rounds(statement, source=""):
+    def not_rounds(statement, *, verb=None):
         if type(statement).__name__ == "Action":
             raise ValueError("unknown")
-        return known(statement, source)
+        return known(statement, verb=verb)
     monkeypatch.setattr(module, "statement_lines", not_rounds)
     text = "round  \nKara  &  Bren hit->Overlord   # a note\n    Kara   with Sorcery\n  Bren\n"
     assert layout(text) == "round\nKara  &  Bren hit->Overlord  # a note\n  Kara   with Sorcery\n  Bren\n"

@@ -83,3 +83,13 @@ def test_the_record_of_a_run_with_includes_is_the_straight_trace(tmp_path):
     assert outcome.code == 0, outcome.stderr
     text = recorded.read_text()
     assert "include" not in text and 'scene "Opening"' in text and "Bren bash -> Kara" in text
+
+
+def test_an_include_inside_a_choose_option_runs(tmp_path):
+    """An option's lines may be any lines (docs/language.md), an `include` too: it was E004 (issue 25)."""
+    make_scenario(tmp_path, 'choose "At the door", chose "Knock"\noption "Knock"\ninclude "knock.drama"\n'
+                            'option "Leave"\n> They leave.\nend\n', script_name="main.drama")
+    write(tmp_path, "knock.drama", "> Someone answers.\nif in drama\n> never\nend\n")
+    run = events(tmp_path / "scenario.yaml")
+    assert [e["text"] for e in run if e["type"] == "narration"] == ["Someone answers."]
+    assert drama("check", tmp_path / "scenario.yaml").code == 0

@@ -88,9 +88,9 @@ def test_emberfall_scenario_loads(emberfall, tmp_path):
     assert dict(kara.traits) == {"Sorcery": 3, "Agility": 1}
     assert dict(kara.treasures) == {"Ember Staff": 2, "Lucky Coin": 1}
     assert kara.moves["fireball"] == Move("Sorcery", "Ember Staff")
-    assert not kara.is_group
+    assert not kara.members
     assert goblins.members == ("Snik", "Grub", "Mox")
-    assert goblins.is_group
+    assert goblins.members
     assert goblins.name == "the goblin warband"
     assert dict(overlord.treasures) == {"Obsidian Crown": 2}
     assert bren.moves == {}

@@ -1461,8 +1461,8 @@ def test_R16_point_12_calm_does_not_count_as_rest():
 def test_R17_a_group_is_one_party_with_members():
     game = new_game()
     goblins = game.sheets["Goblins"]
-    assert goblins.is_group and goblins.members == ("Snik", "Grub", "Mox")
-    assert not game.sheets["Kara"].is_group
+    assert goblins.members == ("Snik", "Grub", "Mox")
+    assert not game.sheets["Kara"].members
     # the group acts once a round, with the group's trait, and loses from one pool
     x = game.exchange(Action("stab", (act("Goblins", "Numbers", "Rusty Spears", G(6, 1)),), "Kara"),
                       [defend("Kara", "Agility", None, G(2))])

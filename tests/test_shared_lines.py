@@ -1,4 +1,4 @@
-"""Repeated lines share one parsed node (nodes.Script, syntax/moving.py): every error, event and
+"""Repeated lines share one parsed node (nodes.Script, syntax/occurrences.py): every error, event and
 position of an occurrence is that occurrence's own, as if each statement had been parsed alone."""
 
 from __future__ import annotations

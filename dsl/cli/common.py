@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
+from ..messages import shown
 from ..events import to_json_lines
 
 OUTPUTS = """
@@ -24,7 +25,7 @@ Output:
 def fail(errors: list[DramaError]) -> None:
     """Print the errors (and warnings) and exit with status 1 if there is an error."""
     for error in errors:
-        click.echo(error.format(), err=True)
+        click.echo(shown(error), err=True)
     count = sum(not error.is_warning for error in errors)
     warnings = len(errors) - count
     if len(errors) > 1:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import DramaError
+from ..messages import shown
 from .common import write_output
 
 EXAMPLES_FMT = """
@@ -72,7 +73,7 @@ def fmt_command(paths: tuple[str, ...], check: bool) -> None:
     try:
         files = scripts(paths)
     except DramaError as error:
-        click.echo(error.format(), err=True)
+        click.echo(shown(error), err=True)
         sys.exit(1)
     failed = changed = 0
     for path in files:
@@ -80,7 +81,7 @@ def fmt_command(paths: tuple[str, ...], check: bool) -> None:
             before = read_script(path)
             after = layout(before, str(path))
         except DramaError as error:
-            click.echo(error.format(), err=True)
+            click.echo(shown(error), err=True)
             failed += 1
             continue
         if after == before:
@@ -94,7 +95,7 @@ def fmt_command(paths: tuple[str, ...], check: bool) -> None:
         try:
             write_output(str(path), after, [])
         except DramaError as error:
-            click.echo(error.format(), err=True)
+            click.echo(shown(error), err=True)
             failed += 1
             continue
         click.echo(f"{path}: laid out", err=True)

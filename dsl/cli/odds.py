@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
+from ..messages import shown
 from .common import bindings, outputs
 
 
@@ -77,7 +78,7 @@ def odds_command(scenario: str, action: str, defences: tuple[str, ...], casts: t
     except DramaError as error:
         errors = getattr(error, "errors", [error])
         for one in errors:        # the action and defences are shown from the command line
-            click.echo(one.format(sources.get(one.position.file) if one.position else None), err=True)
+            click.echo(shown(one, sources.get(one.position.file) if one.position else None), err=True)
         if len(errors) > 1:
             click.echo(f"{len(errors)} errors", err=True)
         sys.exit(1)

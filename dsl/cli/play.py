@@ -11,6 +11,7 @@ import click
 
 from ..engine.checks import plural
 from ..errors import DramaError, Position
+from ..messages import shown
 from .common import fail
 
 EXAMPLES = """
@@ -77,7 +78,7 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
                                  hint="start the session without --resume")
             table, warning = Table.resume(program, path, seed=seed)
             if warning is not None:
-                click.echo(warning.format(getattr(warning, "source", None)), err=True)
+                click.echo(shown(warning, getattr(warning, "source", None)), err=True)
         else:
             table = Table.start(program, path, seed=seed)
         scenario_file = os.path.splitext(path)[0] + ".yaml"

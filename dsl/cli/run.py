@@ -71,10 +71,10 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
             from ..interpreter import FRESH, PLAY
             from ..pipeline import Program
             from ..events import Streamed
-            from ..speed import one_shot
+            from ..collector import one_shot
             given = answers(chosen)
             program = Program.compile(scenario, cast=list(casts) or None, roles=bindings(roles))
-            one_shot()                     # the collector's work is done (dsl/speed.py)
+            one_shot()                     # the collector's work is done (dsl/collector.py)
             mode = FRESH if roll_given else PLAY
             if fmt == "json" and not record_file:
                 # the event log written as it is made: to a temporary file that

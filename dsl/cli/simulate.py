@@ -86,8 +86,8 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
         with outputs(scenario, *casts) as out:
             out.reserve(output)            # before the runs: a missing folder fails at once
             prepared = sim.prepare(scenario, casts, bound, given)
-            from ..speed import one_shot
-            one_shot()                     # the collector's work is done (dsl/speed.py)
+            from ..collector import one_shot
+            one_shot()                     # the collector's work is done (dsl/collector.py)
             if verbose:
                 click.echo(sim.path_taken(prepared), err=True)
             if sys.stderr.isatty():

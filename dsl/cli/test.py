@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import DramaError
+from ..messages import shown
 
 EXAMPLES_TEST = """
 \b
@@ -68,7 +69,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
         outcomes.extend(mine)
     failed = [o for o in outcomes if not o.passed]
     for error in broken:            # a plan that cannot be read is an input error, on stderr
-        click.echo(error.format(), err=True)
+        click.echo(shown(error), err=True)
     if failed:
         click.echo(_rule("FAILURES"))
         for outcome in failed:

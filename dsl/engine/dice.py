@@ -38,6 +38,14 @@ class SeededDice:
             faces.append(face + 1)
         return tuple(faces)
 
+    def save(self) -> tuple:
+        """Where the generator is now (frozen data), for a snapshot of the game."""
+        return self._random.getstate()
+
+    def load(self, saved: tuple) -> None:
+        """Back to where `save` was taken: the same dice come again."""
+        self._random.setstate(saved)
+
 
 class GivenDice:
     """Dice given in advance, as a play log gives them; refuses when they run out."""

@@ -6,7 +6,7 @@ from typing import Iterable, Sequence
 
 from ..durations import Duration
 from ..errors import DramaError, RuleError
-from . import checks, exchange as exchange_rules, recovery, turns
+from . import checks, exchange as exchange_rules, recovery, saved as saving, turns
 from . import results as r
 from .dice import NO_THROW, DiceSource, SeededDice, Throw
 from .inputs import GM, Action, Defence, Helping, Part
@@ -60,6 +60,17 @@ class Game:
 
     def has_acted(self, party: str) -> bool:
         return checks.party(self, party).acted
+
+    # ------------------------------------------------------------ snapshots (saved.py)
+
+    def snapshot(self) -> saving.SavedGame:
+        """The state of the table now as frozen data (the dice's position included, for
+        `SeededDice`): cheap, whatever the length of the run so far."""
+        return saving.save(self)
+
+    def restore(self, saved: saving.SavedGame) -> None:
+        """Back to the state of a `snapshot` of this game."""
+        saving.restore(self, saved)
 
     # ------------------------------------------------------------ dramatic situations
 

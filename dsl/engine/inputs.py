@@ -30,7 +30,7 @@ class Action:
     parts: tuple[Part, ...]
     target: str | None = None
     gm_target: int | None = None
-    qualifiers: tuple[str, ...] = ()
+    qualifiers: tuple[tuple[str, str], ...] = ()     # (kind, text): ("not", "tapestries") for `but not tapestries`
     extra_targets: tuple[str, ...] = ()
 
 

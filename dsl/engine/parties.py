@@ -95,10 +95,6 @@ class PartySheet:
         if isinstance(self.grammar, Mapping):
             object.__setattr__(self, "grammar", _frozen(self.grammar))
 
-    @property
-    def is_group(self) -> bool:
-        return bool(self.members)
-
 
 @frozen
 class PartyState:

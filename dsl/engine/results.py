@@ -98,7 +98,7 @@ class Exchange:
     intent: str
     attacker: Side
     gm_target: int | None
-    qualifiers: tuple[str, ...]
+    qualifiers: tuple[tuple[str, str], ...]     # (kind, text): kind "not" (`but not`) or "so" (`so that`)
     extra_targets: tuple[str, ...]
     defences: tuple[Side, ...]        # one per comparison, in order (a GM side for a GM target)
     comparisons: tuple[Comparison, ...]

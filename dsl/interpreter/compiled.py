@@ -34,7 +34,7 @@ from .. import events as ev
 from ..engine.duel import Duel
 from ..errors import DramaError, Position
 from ..names import Names
-from ..speed import paused_collector
+from ..collector import paused_collector
 from ..syntax import nodes as n
 from . import conditions
 from .core import Interpreter
@@ -44,8 +44,7 @@ from .modes import SIMULATE
 Step = Callable[[Interpreter], None]
 
 # statements run by the interpreter's own step, whatever they do
-_HANDED_OVER = (n.Scene, n.Narration, n.DramaBegin, n.Initiative, n.Round, n.Hold, n.Recover,
-                n.EndDrama, n.Calm, n.Rest)
+_HANDED_OVER = n.kinds("handed_over")
 
 
 class Unsupported(Exception):

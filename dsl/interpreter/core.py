@@ -9,7 +9,6 @@ each and the run goes on with the next statement.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Mapping
 
 from .. import events as ev
@@ -19,19 +18,21 @@ from ..engine import Game, Helping, PartySheet, RerollError, SeededDice, Setting
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_STEPS
 from ..names import Names
-from ..speed import StatementCache, paused_collector
-from ..syntax.moving import moved, moved_error
+from ..collector import paused_collector
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved, moved_error
 from . import choices as ch
-from . import conditions
+from . import conditions, fallen
+from .runstate import RunState, copy_pending
 from .state import State, show
 from .exchanges import ExchangeBuilder, Pending, error_position
 from .modes import PLAY, RunMode
 
 # the statements that belong to the exchange being declared: it is resolved
 # before any other statement
-_PART_OF_EXCHANGE = (n.Defence, n.Tie, n.Split, n.Dictate, n.Reroll)
+_PART_OF_EXCHANGE = n.kinds("part_of_exchange")
 # the statements a defeated party's line is skipped for, inside control flow
-_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
+_MAY_SKIP = fallen.MAY_SKIP
 
 
 class BudgetSpent(Exception):
@@ -145,7 +146,7 @@ class Interpreter:
             # (only defeats of the running situation matter, and they are in `fallen`)
             if self.fallen and (self.depth or self.mode.skips_fallen_everywhere) and kind in _MAY_SKIP \
                     and self.game.drama is not None:
-                statement = self._without_defeated(statement)
+                statement = self.without_defeated(statement)
                 if statement is None:
                     return
             handler(self, statement)
@@ -165,6 +166,32 @@ class Interpreter:
     def line(self, s: n.Statement) -> int:
         """The line of the statement being run (its node's, moved by its shift), for its events."""
         return s.pos.line + self.shift
+
+    # ------------------------------------------------------------ the run's state (runstate.py)
+
+    def snapshot(self) -> RunState:
+        """What the run has changed so far, as frozen data (the event log aside: the
+        caller keeps its length, see `pipeline.Session`). Taken between statements;
+        cheap, whatever the length of the run."""
+        return RunState(self.game.snapshot(), tuple(self.state.values.items()), tuple(self.chosen.items()),
+                        frozenset(self.used_once), copy_pending(self.pending), frozenset(self.fallen),
+                        self.last, tuple((pid, tuple(lost)) for pid, lost in self.members_lost.items()),
+                        self.steps, self.spent)
+
+    def restore(self, saved: RunState) -> None:
+        """Back to the state of a `snapshot` of a run of the same program (this
+        interpreter's or another's): the same statements then give the same events."""
+        self.game.restore(saved.game)
+        self.state = State(dict(saved.flags))
+        self.chosen = dict(saved.chosen)
+        self.used_once = set(saved.used_once)
+        self.pending = copy_pending(saved.pending)
+        self.fallen = set(saved.fallen)
+        self.last = saved.last
+        self.members_lost = {pid: list(lost) for pid, lost in saved.members_lost}
+        self.steps = saved.steps
+        self.spent = saved.spent
+        self.shift = self.depth = self.looping = 0
 
     # ------------------------------------------------------------ texts
 
@@ -301,44 +328,28 @@ class Interpreter:
         finally:
             self.depth -= 1
 
-    def _without_defeated(self, s: n.Statement) -> n.Statement | None:
+    def without_defeated(self, s: n.Statement) -> n.Statement | None:
         """Inside `if` or `repeat`, a line for parties that are defeated (R7) is
         skipped, with a `skipped` event; a joint action or defence goes on
         without its defeated participants, a recovery without its defeated
-        helpers. Returns the line to run, or None."""
+        helpers (`fallen.without_defeated`). Returns the line to run, or None."""
         game = self.game
-        party = self.names.party
         pending = self.pending
         if isinstance(s, (n.Defence, n.Dictate, n.Reroll)) and pending is not None and pending.skipped:
             return None          # part of an exchange that was skipped
-        if isinstance(s, n.Recover) and s.helpers:
-            helping = [h for h in s.helpers if not game.state(party(h.party)).defeated]
-            if len(helping) < len(s.helpers):
-                fallen = [party(h.party) for h in s.helpers if h not in helping]
-                self.events.append(ev.skipped(s.pos.file, self.line(s), fallen, game.drama.name, game.round))
-                s = replace(s, helpers=tuple(helping))
-        names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
-        ids = [party(name) for name in names]
-        down = [pid for pid in ids if game.state(pid).defeated]
-        if not down:
-            return s
-        event = ev.skipped(s.pos.file, self.line(s), down, game.drama.name, game.round)
-        if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
-            pending.later.append(event)          # logged after the exchange it belongs to
-        else:
-            self.events.append(event)
-        if len(down) == len(ids):
-            if isinstance(s, n.Action):
+        standing = fallen.without_defeated(s, game, self.names.party)
+        if standing.helpers_down:
+            self.events.append(ev.skipped(s.pos.file, self.line(s), list(standing.helpers_down), game.drama.name,
+                                          game.round))
+        if standing.down:
+            event = ev.skipped(s.pos.file, self.line(s), list(standing.down), game.drama.name, game.round)
+            if isinstance(s, n.Defence) and pending is not None and not pending.resolved:
+                pending.later.append(event)          # logged after the exchange it belongs to
+            else:
+                self.events.append(event)
+            if standing.statement is None and isinstance(s, n.Action):
                 self.pending = Pending(s, skipped=True, shift=self.shift)
-            return None
-        # a joint side goes on with the parties still standing
-        keep = tuple(name for name, pid in zip(names, ids) if pid not in down)
-        lines = tuple(line for line in s.participants if party(line.party) not in down)
-        side = "actors" if isinstance(s, n.Action) else "parties"
-        if len(lines) == 1:      # one party left: its own line, with the first line's GM modifier (R10)
-            line = lines[0]
-            return replace(s, **{side: keep}, uses=line.uses, gm=line.gm + s.gm, dice=line.dice, participants=())
-        return replace(s, **{side: keep}, participants=lines)
+        return standing.statement
 
     # ------------------------------------------------------------ statements
 
@@ -480,11 +491,7 @@ class Interpreter:
         if self.mode.lean:
             self.events.extend(ev.defeat(line, pid) for pid in result.defeats)
         else:
-            qualifiers = [{"kind": q.kind, "text": q.text} for q in pending.action.qualifiers]
-            events = ev.exchange(result, line, qualifiers, split)
-            if pending.action.intent_quoted:
-                events[0]["intent_quoted"] = True
-            self.events.extend(events)
+            self.events.extend(ev.exchange(result, line, split, intent_quoted=pending.action.intent_quoted))
         if pending.later:
             self.events.extend(pending.later)
 
@@ -524,7 +531,7 @@ class Interpreter:
 # One handler per kind of statement. A table of the class's functions, not of
 # bound methods kept by each interpreter: those would make every interpreter,
 # and its whole event log, a reference cycle that only the cyclic collector
-# could free (see dsl/speed.py).
+# could free (see dsl/collector.py).
 _HANDLERS = {
     n.Scene: Interpreter._scene, n.Narration: Interpreter._narration, n.DramaBegin: Interpreter._drama,
     n.Initiative: Interpreter._initiative, n.Round: Interpreter._round, n.Hold: Interpreter._hold,

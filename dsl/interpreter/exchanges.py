@@ -17,8 +17,8 @@ from ..syntax import nodes as n
 from ..engine import GM, Action, Defence, Part
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..names import Names
-from ..speed import StatementCache
-from ..syntax.moving import moved
+from ..statement_cache import StatementCache
+from ..syntax.occurrences import moved
 from .modes import RunMode
 
 
@@ -85,7 +85,7 @@ class ExchangeBuilder:
                            s.intent if len(s.actors) == 1 else None, where)
         target = names.party(s.target) if s.target is not None else None
         extras = tuple(names.party(name) for name in s.extra_targets)
-        action = Action(s.intent, parts, target, s.gm_target, tuple(q.text for q in s.qualifiers), extras)
+        action = Action(s.intent, parts, target, s.gm_target, tuple((q.kind, q.text) for q in s.qualifiers), extras)
         defences = tuple(Defence(self.parts(d.parties, d.participants, d.gm, d.uses, d.dice, d.pos,
                                             "defend", where))
                          for d in pending.defences)

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 from ..errors import DramaError, did_you_mean
+from ..flags import kind_of, show, wrong_kind
+from ..limits import MAX_COUNTER
 from ..syntax import nodes as n
 
-__all__ = ["MAX_COUNTER", "State", "show"]
-
-# a counter stays within ±MAX_COUNTER: a runaway stops there (E333), and every
-# value can still be written in a script (numbers have at most 9 digits)
-MAX_COUNTER = 999_999_999
-
-
-def show(value: bool | int) -> str:
-    """A value as placeholders and messages show it: `true`, `false` or the number."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
-
-
-def kind_of(value: bool | int) -> str:
-    return "flag" if isinstance(value, bool) else "counter"
+__all__ = ["MAX_COUNTER", "State", "show", "wrong_kind"]
 
 
 class State:
@@ -58,10 +43,3 @@ class State:
                              hint="a counter that keeps growing is usually a loop that adds to it every pass")
         self.values[name.text] = value
         return before
-
-
-def wrong_kind(name: n.Name, was: str, used_as: str) -> DramaError:
-    """E209: a flag used as a counter, or the other way round."""
-    fix = f"a counter's condition compares it: `{name.text} > 0`" if was == "counter" \
-        else f"a flag is a condition by itself: `if {name.text}`, `if not {name.text}`"
-    return DramaError("E209", f"'{name.text}' is a {was}, not a {used_as}", position=name.pos, hint=fix)

@@ -33,7 +33,7 @@ def read_cast(files: list[YamlFile], ctx: Context, state: dict | None = None) ->
 
 def _cast_state(f: YamlFile, ctx: Context, state: dict) -> None:
     """`state: {gold: 5, satchel_lost: false}`: flags and counters to start with."""
-    from ..interpreter.state import MAX_COUNTER
+    from ..limits import MAX_COUNTER
     from ..syntax.vocabulary import WORD
     root = f.root
     if not isinstance(root, MappingNode):

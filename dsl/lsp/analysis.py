@@ -203,17 +203,7 @@ class Workspace:
         text = self.text(path)
         script = parse(text, path, errors=[])
         last = max(len(text.split("\n")), 1)
-        flat: list[nodes.Statement] = []
-
-        def walk(statements):
-            for statement in statements:
-                flat.append(statement)
-                if isinstance(statement, nodes.IfBlock):
-                    for arm in statement.arms:
-                        walk(arm.body)
-                elif isinstance(statement, nodes.Loop):
-                    walk(statement.body)
-        walk(script.statements)
+        flat = list(nodes.walk(script.statements))     # inside every block: arms, loops, options
         scenes = [s for s in flat if isinstance(s, nodes.Scene)]
         dramas = []
         for i, statement in enumerate(flat):

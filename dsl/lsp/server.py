@@ -19,24 +19,9 @@ from .analysis import Workspace, word_at
 
 __all__ = ["make_server", "KEYWORD_HELP"]
 
-# a keyword -> the statement it begins or carries: its one line of reference is the node's docstring
-_STATEMENT_OF = {
-    "scene": nodes.Scene, "drama": nodes.DramaBegin, "initiative": nodes.Initiative, "round": nodes.Round,
-    "holds": nodes.Hold, "tie": nodes.Tie, "split": nodes.Split, "dictates": nodes.Dictate,
-    "rerolls": nodes.Reroll, "recovers": nodes.Recover, "defends": nodes.Defence, "defend": nodes.Defence,
-    "calm": nodes.Calm, "rest": nodes.Rest, "include": nodes.Include, "if": nodes.If, "else": nodes.Else,
-    "end": nodes.End, "repeat": nodes.Repeat, "until": nodes.Repeat, "with": nodes.Uses,
-    "but": nodes.Qualifier, "so": nodes.Qualifier, "rolled": nodes.Dice, "roll": nodes.Dice,
-    "helped": nodes.Helper, "then": nodes.Recover, "rerolled": nodes.Dice, "vs": nodes.Action,
-    "defeated": nodes.Defeated, "quintessence": nodes.Quantity, "damage": nodes.Quantity,
-    "last": nodes.LastExchange, "won": nodes.LastExchange, "lost": nodes.LastExchange,
-    "can": nodes.CanRecover, "recover": nodes.CanRecover, "GM": nodes.Tie,
-}
-
-
 def _help(word: str) -> str:
-    cls = _STATEMENT_OF.get(word)
-    doc = (cls.__doc__ or "").strip().split("\n")[0] if cls is not None else ""
+    cls = nodes.node_of_word(word)          # the node the keyword begins or carries: its docstring's first line
+    doc = cls.summary() if cls is not None else ""
     if doc:
         return doc
     terminal = next((name for name, shown in SHOW_TERMINAL.items() if shown.strip("'").split(" ")[0] == word), None)

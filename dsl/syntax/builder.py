@@ -9,10 +9,10 @@ from typing import Sequence
 from ..durations import Duration, unit_name
 from ..errors import DramaError, Position, did_you_mean
 from ..limits import MAX_DICE, MAX_LOOP_BOUND, MAX_NESTING, too_deep, too_many_dice
-from ..scenes import KINDS_OF_SCENE
+from ..scenes import DEFAULT_KIND, KINDS_OF_SCENE
 from . import nodes
 from .vocabulary import MAX_DIGITS
-from .wording import content_end, show
+from .syntax_errors import content_end, show
 
 __all__ = ["Builder"]
 
@@ -267,7 +267,7 @@ class Builder:
         keyword, title = c[0], c[1]
         length = c[-1] if type(c[-1]) is Duration else None
         rest = c[3:-1] if length is not None else c[3:]
-        kind = rest[-1] if rest and type(rest[-1]) is str else "fight"
+        kind = rest[-1] if rest and type(rest[-1]) is str else DEFAULT_KIND
         parties = tuple(x for x in rest if type(x) is nodes.Name)
         return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties,
                                           length, kind))

@@ -9,12 +9,12 @@ from lark.exceptions import LarkError, UnexpectedInput
 
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_LINE, MAX_SCRIPT
-from ..speed import paused_collector
+from ..collector import paused_collector
 from . import nodes
 from .blocks import nest
 from .builder import Builder
 from .grammar import reader
-from .wording import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
+from .syntax_errors import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
 
 __all__ = ["parse", "MAX_ERRORS", "normalise", "Reading"]
 
@@ -52,7 +52,7 @@ def parse(text: str, file: str, line_offset: int = 0,
 
     A statement written several times (play logs repeat many lines) is read
     once: its occurrences share its node, each with its shift (see
-    `nodes.Script` and `moving.py`).
+    `nodes.Script` and `occurrences.py`).
     """
     if not isinstance(text, str):
         raise TypeError("parse() needs the script as a str")
@@ -61,7 +61,7 @@ def parse(text: str, file: str, line_offset: int = 0,
     source_lines = text.split("\n")
     if len(text) > MAX_SCRIPT or (len(text) > MAX_LINE and max(map(len, source_lines)) > MAX_LINE):
         source_lines = _within_limits(source_lines, file, line_offset, sink)
-    # the parse makes many small objects and no cycles (dsl/speed.py)
+    # the parse makes many small objects and no cycles (dsl/collector.py)
     with paused_collector():
         reading = Reading(file, line_offset, source_lines)
         try:

@@ -18,140 +18,73 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 from typing import Iterable, Sequence
 
+from ..durations import parse_duration
+from ..errors import Position
+from ..events import ExchangeEvents, grouped
 from ..placeholders import literal
-from .vocabulary import AFTER_ACTOR, MAX_DIGITS, NAME_ENDS, NARRATION, PHRASE_ENDS, STATEMENT_WORDS, WORD
+from ..scenes import DEFAULT_KIND
+from . import nodes as n
+from .writer import actor_text, intent_text, name_text, phrase_text, quoted, statement_lines
 
 __all__ = ["record", "normalise", "write_record", "name_text", "actor_text", "intent_text",
            "phrase_text", "quoted"]
 
-# ------------------------------------------------------------------ quoting
+# ------------------------------------------------------------------ events -> nodes
 #
-# The rules below follow grammar/drama.lark (its header comment) and were checked
-# against the parser: a name is written bare only when the parser reads it back
-# as the same name, and quoted otherwise. Quoted text is always a plain name.
-# The keywords and the grammar's WORD come from dsl.syntax.vocabulary.
+# Each statement of the trace is built as the node the parser would read, and
+# written by the one statement writer (dsl/syntax/writer.py, as `drama fmt`
+# writes it). The nodes stand nowhere in a file: they all have this position.
 
-# a number (INT)
-_INT = re.compile(r"\d+")
+_AT = Position("<record>", 1, 1)
 
 
-def quoted(text: str) -> str:
-    """`text` as quoted text: `"..."` with `\\"` and `\\\\` escaped. Quoted text
-    ends on its line, so a line break cannot be written (ValueError)."""
-    if "\n" in text or "\r" in text:
-        raise ValueError(f"{text!r} has a line break: it cannot be written in a script")
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _name(text: str) -> n.Name:
+    return n.Name(text, _AT)
 
 
-def _words(text: str) -> list[str] | None:
-    """The words of `text` if it is words joined by single spaces, else None."""
-    words = text.split(" ")
-    if not all(WORD.fullmatch(word) for word in words):
-        return None
-    return words
+def _uses(trait: str | None, treasure: str | None) -> n.Uses:
+    """`with TRAIT + TREASURE`, `with TRAIT`, `with TREASURE` or none."""
+    names = tuple(_name(name) for name in (trait, treasure) if name is not None)
+    return n.Uses(names, _AT) if names else n.NO_USES
 
 
-def name_text(name: str, *, tie: bool = False) -> str:
-    """A name (target, extra target, trait, treasure, helper, a party of `drama`,
-    `initiative`, `tie` or `split`): bare when it is words joined by single
-    spaces, none of them after the first being `but`, `so`, `with` or `vs`
-    (`tie=True`: and not `GM` first, which `tie` would read as the GM)."""
-    words = _words(name)
-    if (words is None or any(word in NAME_ENDS for word in words[1:])
-            or (tie and words[0] == "GM")):
-        return quoted(name)
-    return name
+def _given(faces: Sequence[int]) -> n.Dice:
+    return n.Dice("given", _AT, tuple(faces)) if faces else n.NO_DICE
 
 
-def actor_text(party: str, *, line_start: bool = True) -> str:
-    """The party at an actor position: one word, not a statement keyword where a
-    statement starts; quoted otherwise."""
-    if WORD.fullmatch(party) and not (line_start and party in STATEMENT_WORDS):
-        return party
-    return quoted(party)
+def _participant(effort: dict) -> n.Participant:
+    return n.Participant(_name(effort["party"]), _uses(effort["trait"], effort["treasure"]), effort["gm"],
+                         _given(effort["dice"]), _AT)
 
 
-def intent_text(intent: str) -> str:
-    """An intent: bare when it is one word that is not a verb that may follow a
-    party (`holds`, `defends`, `with`, ...); an intent of several words is quoted,
-    as in every canonical example (`Kara "leaps the chasm" vs 7`)."""
-    if WORD.fullmatch(intent) and intent not in AFTER_ACTOR:
-        return intent
-    return quoted(intent)
+def _side(efforts: Sequence[dict]) -> tuple[n.Uses, int, n.Dice, tuple[n.Participant, ...]]:
+    """What a side used and rolled: on the line of its one party, or a line per party (joint)."""
+    if len(efforts) == 1:
+        one = efforts[0]
+        return _uses(one["trait"], one["treasure"]), one["gm"], _given(one["dice"]), ()
+    return n.NO_USES, 0, n.NO_DICE, tuple(_participant(e) for e in efforts)
 
 
-def phrase_text(phrase: str) -> str:
-    """A qualifier's phrase: bare when it is a word, then words or numbers, none of
-    them `but`, `so` or `with`; quoted otherwise."""
-    words = phrase.split(" ")
-    if (WORD.fullmatch(words[0])
-            and all(WORD.fullmatch(word) or _INT.fullmatch(word) for word in words[1:])
-            and not any(word in PHRASE_ENDS for word in words[1:])):
-        return phrase
-    return quoted(phrase)
+def _lines(statement: n.Statement, **how) -> list[str]:
+    return statement_lines(statement, **how)
 
 
-def _number(value: int) -> str:
-    if len(str(abs(value))) > MAX_DIGITS:
-        raise ValueError(f"the number {value} has more than {MAX_DIGITS} digits: it cannot be written in a script")
-    return str(value)
-
-
-def _signed(value: int) -> str:
-    return ("-" if value < 0 else "+") + _number(abs(value))
-
-
-def _faces(dice: Sequence[int]) -> str:
-    return " ".join(_number(face) for face in dice)
-
-
-# ------------------------------------------------------------------ statements
-
-def _uses(trait: str | None, treasure: str | None) -> str:
-    """` with TRAIT + TREASURE`, ` with TRAIT`, ` with TREASURE` or nothing."""
-    names = [name_text(name) for name in (trait, treasure) if name is not None]
-    return " with " + " + ".join(names) if names else ""
-
-
-def _tail(gm: int, dice: Sequence[int]) -> str:
-    """`, GM +N` and `, rolled N N ...`, each when there is one."""
-    out = ""
-    if gm:
-        out += f", GM {_signed(gm)}"
-    if dice:
-        out += f", rolled {_faces(dice)}"
-    return out
-
-
-def _effort(effort: dict) -> str:
-    """What a party used and rolled: ` with A + B, GM +N, rolled ...`."""
-    return _uses(effort["trait"], effort["treasure"]) + _tail(effort["gm"], effort["dice"])
-
-
-def _participants(efforts: Sequence[dict]) -> list[str]:
-    return ["  " + actor_text(e["party"], line_start=False) + _effort(e) for e in efforts]
-
-
-def _side_party_names(parties: Sequence[str]) -> str:
-    return " & ".join(actor_text(pid, line_start=(i == 0)) for i, pid in enumerate(parties))
-
-
-def _exchange(action: dict, comparisons: Sequence[dict], groups: frozenset = frozenset()) -> list[str]:
-    """An action, its defences, ties and split. `groups`: the parties with members,
-    which `defend` rather than `defends` (the language takes both)."""
+def _exchange(group: ExchangeEvents, groups: frozenset = frozenset()) -> list[str]:
+    """An action, its defences, ties, split and the options taken after it. `groups`: the
+    parties with members, which `defend` rather than `defends` (the language takes both)."""
+    action, comparisons = group.action, group.comparisons
+    if action is None:
+        raise ValueError("an exchange event without its action event before it")
     if not comparisons:
         raise ValueError(f"the action event {action.get('intent')!r} has no exchange events after it")
     first = comparisons[0]
-    attacker = first["sides"]["attacker"]
-    efforts = attacker["efforts"]
+    efforts = first["sides"]["attacker"]["efforts"]
     actors = [e["party"] for e in efforts] or list(action["actors"])
-    head = _side_party_names(actors) + " " + (quoted(action["intent"]) if action.get("intent_quoted")
-                                              else intent_text(action["intent"]))
+    target = gm_target = None
     if action.get("gm_target") is not None:
-        head += f" vs {'-' if action['gm_target'] < 0 else ''}{_number(abs(action['gm_target']))}"
+        gm_target = action["gm_target"]
     else:
         # the party aimed at; logs written before the action event named it
         # (`target`) give only the side that answered, of which any party
@@ -161,29 +94,23 @@ def _exchange(action: dict, comparisons: Sequence[dict], groups: frozenset = fro
             extras = set(action.get("extra_targets") or ())
             side = first["sides"]["defender"]
             target = next((pid for pid in side["parties"] if pid not in extras), first["defender"])
-        head += " -> " + name_text(target)
-    for qualifier in action.get("qualifiers") or ():
-        keyword = "but not" if qualifier["kind"] == "not" else "so that"
-        head += f" {keyword} {phrase_text(qualifier['text'])}"
-    for extra in action.get("extra_targets") or ():
-        head += " +" + name_text(extra)
-    if len(efforts) == 1:
-        lines = [head + _effort(efforts[0])]
-    else:
-        lines = [head] + _participants(efforts)
+        target = _name(target)
+    uses, gm, dice, participants = _side(efforts)
+    statements: list[tuple[n.Statement, dict]] = [(n.Action(
+        _AT, tuple(_name(pid) for pid in actors), action["intent"], target, gm_target,
+        tuple(n.Qualifier(q["kind"], q["text"], _AT) for q in action.get("qualifiers") or ()),
+        tuple(_name(pid) for pid in action.get("extra_targets") or ()), uses, gm, dice, participants,
+        intent_quoted=bool(action.get("intent_quoted"))), {})]
 
     # defences, in the order of the comparisons
     for comparison in comparisons:
         side = comparison["sides"]["defender"]
         if not side["stated"] or not side["parties"]:
             continue                # an undefended target, or the GM's target number
-        if len(side["efforts"]) == 1:
-            effort = side["efforts"][0]
-            verb = " defend" if effort["party"] in groups else " defends"
-            lines.append(actor_text(effort["party"]) + verb + _effort(effort))
-        else:
-            lines.append(_side_party_names([e["party"] for e in side["efforts"]]) + " defend")
-            lines.extend(_participants(side["efforts"]))
+        uses, gm, dice, participants = _side(side["efforts"])
+        parties = tuple(_name(e["party"]) for e in side["efforts"])
+        verb = "defend" if participants or side["efforts"][0]["party"] in groups else "defends"
+        statements.append((n.Defence(_AT, parties, uses, gm, dice, participants), {"verb": verb}))
 
     # ties (RULES.md point 8): a `tie` naming the attacker settles every tied
     # comparison not yet settled, so the defenders' ties come first
@@ -196,111 +123,97 @@ def _exchange(action: dict, comparisons: Sequence[dict], groups: frozenset = fro
         else:
             defenders = comparison["sides"]["defender"]["parties"]
             # the GM's side (a target number) has no parties; a party may be called GM
-            lines.append("tie " + name_text(defenders[0], tie=True) if defenders else "tie GM")
+            statements.append((n.Tie(_AT, _name(defenders[0]) if defenders else None), {}))
     if attacker_won:
-        lines.append("tie " + name_text(actors[0], tie=True))
+        statements.append((n.Tie(_AT, _name(actors[0])), {}))
 
     split = action.get("split")
     if split:
-        lines.append("split " + ", ".join(f"{name_text(pid)} {_number(n)}" for pid, n in split.items()))
-    return lines
+        statements.append((n.Split(_AT, tuple((_name(pid), share) for pid, share in split.items())), {}))
+    statements.extend((_option(event), {}) for event in group.options)
+    return [line for statement, how in statements for line in _lines(statement, **how)]
 
 
-def _option(event: dict) -> str:
-    party = actor_text(event["party"])
+def _option(event: dict) -> n.Statement:
+    party = _name(event["party"])
     if event["option"] == "dictate":
-        return f"{party} dictates {quoted(literal(event.get('text') or ''))}"
-    dice = event.get("dice") or ()
-    return f"{party} rerolls" + (f", rolled {_faces(dice)}" if dice else "")
+        return n.Dictate(_AT, party, literal(event.get("text") or ""))
+    return n.Reroll(_AT, party, _given(event.get("dice") or ()))
 
 
-def _check(check: dict) -> str:
-    """A recovery check's dice and re-rolls: `6 3 1 rerolled 5` for the default
-    re-rolls, `6 3 1, rerolling 3 to 5` for the dice the party chose (point 13)."""
-    text = _faces(check["dice"])
+def _check(check: dict, then: bool = False) -> n.Dice:
+    """A recovery check's dice and re-rolls: `rolled 6 3 1 rerolled 5` for the default
+    re-rolls, `rolled 6 3 1, rerolling 3 to 5` for the dice the party chose (point 13)."""
+    faces = tuple(check["dice"])
     if check.get("chosen"):
-        swaps = [f"{_number(check['dice'][index])} to {_number(face)}"
-                 for index, face in zip(check["rerolled"], check["rerolls"])]
-        text += ", rerolling " + (" and ".join(swaps) if swaps else "none")
-    elif check.get("rerolls"):
-        text += " rerolled " + _faces(check["rerolls"])
-    return text
+        swaps = tuple(n.Swap(faces[index], face, _AT) for index, face in zip(check["rerolled"], check["rerolls"]))
+        return n.Dice("given", _AT, faces, rerolling=n.Rerolling(swaps, _AT))
+    return n.Dice("given", _AT, faces, rerolled=tuple(check["rerolls"]) if check.get("rerolls") else None)
 
 
-def _recovery(event: dict) -> str:
-    line = actor_text(event["party"]) + " recovers" + _uses(event["trait"], event["treasure"])
-    for helper in event.get("helpers") or ():
-        line += ", helped by " + name_text(helper["party"]) + _uses(helper["trait"], helper["treasure"])
+def _recovery(event: dict) -> n.Recover:
+    helpers = tuple(n.Helper(_name(h["party"]), _uses(h["trait"], h["treasure"]))
+                    for h in event.get("helpers") or ())
     checks = event.get("checks") or ()
+    first = second = n.NO_DICE
     if checks and checks[0]["dice"]:
-        line += ", rolled " + _check(checks[0])
+        first = _check(checks[0])
         # a second check with no dice (nothing returned from the first) needs no `then`
         if len(checks) > 1 and checks[1]["dice"]:
-            line += ", then " + _check(checks[1])
-    return line
+            second = _check(checks[1])
+    return n.Recover(_AT, _name(event["party"]), _uses(event["trait"], event["treasure"]), helpers, first, second)
 
 
-def _choice(event: dict) -> list[str]:
+def _choice(event: dict) -> n.ChoiceBlock:
     """A choice as it was made: the block with every option's label, none of their
     bodies (what the option ran follows it, as the trace goes on), and the option
     taken given with `chose`, so that the record replays to the same choice."""
-    lines = [f"choose {quoted(event['choice'])}, chose {quoted(event['taken'])}"]
-    lines.extend(f"option {quoted(option['label'])}" for option in event["options"])
-    lines.append("end")
-    return lines
+    options = tuple(n.Option(_AT, _name(option["label"]), False, 1, None, None, ()) for option in event["options"])
+    return n.ChoiceBlock(_AT, _name(event["choice"]), _name(event["taken"]), options, _AT)
 
 
-def _set(event: dict) -> str:
+def _set(event: dict) -> n.SetState:
     value = event["value"]
-    if value is True or value is False:
-        return f"set {event['name']}" + ("" if value else " = false")
-    return f"set {event['name']} = {'-' if value < 0 else ''}{_number(abs(value))}"
+    if value is not True and value is not False:
+        number = n.Quantity("number", _AT, value=abs(value))
+        value = number if value >= 0 else n.Sum(_AT, ((-1, number),))
+    return n.SetState(_AT, _name(event["name"]), value)
 
 
-def _initiative(event: dict) -> str:
+def _initiative(event: dict) -> n.Initiative:
     entries = []
     for roll in event["rolls"]:
         # next to `with` the numbers are the dice, and the bonus is added to them
         # (R12); an older log without dice gives its totals, so without `with`
         uses = _uses(roll.get("trait"), roll.get("treasure"))
         numbers = roll["results"]
-        if uses and numbers:
+        if uses.names and numbers:
             numbers = roll.get("dice") or ()
             if not numbers:
-                uses, numbers = "", roll["results"]
-        entry = name_text(roll["party"]) + uses
-        if numbers:
-            entry += " " + " ".join(_result(value) for value in numbers)
-        entries.append(entry)
-    return "initiative " + ", ".join(entries) if entries else "initiative"
+                uses, numbers = n.NO_USES, roll["results"]
+        entries.append(n.InitiativeEntry(_name(roll["party"]), uses, tuple(numbers), _AT))
+    return n.Initiative(_AT, tuple(entries))
 
 
-def _result(value: int) -> str:
-    if value < 0:
-        raise ValueError(f"the initiative result {value} is negative: it cannot be given in a script")
-    return _number(value)
-
-
-def _duration(text: str) -> str:
+def _duration(text: str):
     """A duration of an event (`1 hour`), as a script writes it."""
-    amount, unit = text.split(" ", 1)
-    return f"{_number(int(amount))} {unit}"
+    duration = parse_duration(text)
+    if duration is None:
+        raise ValueError(f"the duration {text!r} cannot be written in a script")
+    return duration
 
 
-def _time(event: dict) -> str:
+def _time(event: dict) -> n.Statement:
     duration = event.get("duration")
     if not duration:        # an event log of before `duration` was added
         duration = f"{event['seconds']} second{'' if event['seconds'] == 1 else 's'}"
-    amount, unit = duration.split(" ", 1)
-    return f"{event['type']} {_number(int(amount))} {unit}"
+    return (n.Rest if event["type"] == "rest" else n.Calm)(_AT, _duration(duration))
 
 
-def _narration(text: str) -> str:
-    line = f"> {text}" if text else ">"
-    match = NARRATION.fullmatch(line)
-    if match is None or line[1:].strip() != text:
-        raise ValueError(f"the narration {text!r} cannot be written back as it is")
-    return line
+def _drama(event: dict) -> n.DramaBegin:
+    rounds_of = event.get("rounds_of")
+    return n.DramaBegin(_AT, event["drama"], tuple(_name(pid) for pid in event["party_ids"]),
+                        _duration(rounds_of) if rounds_of else None, event.get("kind") or DEFAULT_KIND)
 
 
 # ------------------------------------------------------------------ the layout
@@ -358,67 +271,25 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
     groups = frozenset(pid for pid, sheet in cast.items() if sheet.get("members"))
     paragraphs: list[tuple[str, list[str]]] = []
     in_drama = False
-    i, n = 0, len(events)
-    while i < n:
-        event = events[i]
+    for event in grouped(events):
+        if type(event) is ExchangeEvents:
+            paragraphs.append(("exchange", _exchange(event, groups)))
+            continue
         kind = event["type"]
-        i += 1
         if kind in _NOT_STATEMENTS:
             continue        # a defeat follows from its exchange; control flow is what ran
-        if kind == "scene":
-            paragraphs.append(("scene", [f"scene {quoted(literal(event['title']))}"]))
-        elif kind == "narration":
-            paragraphs.append(("narration", [_narration(literal(event["text"]))]))
-        elif kind == "drama":
-            # a party whose name starts with `rounds`, `a` or `an` is quoted after a comma,
-            # where `rounds of` gives the round length and `a debate` the kind of scene
-            parties = ", ".join(quoted(pid) if i and pid.split(" ")[0] in ("rounds", "a", "an") else name_text(pid)
-                                for i, pid in enumerate(event["party_ids"]))
-            rounds_of = event.get("rounds_of")
-            kind = event.get("kind") or "fight"
-            article = ", an " if kind[:1] in "aeiou" else ", a "
-            paragraphs.append(("drama", [f"drama {quoted(event['drama'])} with {parties}"
-                                         + (article + kind if kind != "fight" else "")
-                                         + (f", rounds of {_duration(rounds_of)}" if rounds_of else "")]))
-            in_drama = True
-        elif kind == "initiative":
-            paragraphs.append(("initiative", [_initiative(event)]))
-        elif kind == "round":
-            paragraphs.append(("round", ["round"]))
-        elif kind == "hold":
-            paragraphs.append(("hold", [actor_text(event["party"]) + " holds"]))
-        elif kind == "member_lost":
-            paragraphs.append(("hold", [actor_text(event["party"]) + " lose member " + quoted(event["member"])]))
-        elif kind == "action":
-            comparisons = []
-            while i < n and events[i]["type"] == "exchange":
-                comparisons.append(events[i])
-                i += 1
-            while i < n and events[i]["type"] == "defeat":
-                i += 1
-            lines = _exchange(event, comparisons, groups)
-            while i < n and events[i]["type"] == "option":     # the options of this exchange
-                lines.append(_option(events[i]))
-                i += 1
-            paragraphs.append(("exchange", lines))
-        elif kind == "exchange":
-            raise ValueError("an exchange event without its action event before it")
-        elif kind == "option":
-            paragraphs.append(("option", [_option(event)]))
-        elif kind == "recovery":
-            paragraphs.append(("recovery" if in_drama else "recovery-out", [_recovery(event)]))
-        elif kind == "drama_end":
-            text = event.get("text")
-            paragraphs.append(("drama_end", ["end drama" + ("" if text is None else " " + quoted(literal(text)))]))
-            in_drama = False
-        elif kind in ("calm", "rest"):
-            paragraphs.append((kind, [_time(event)]))
-        elif kind == "choice":
-            paragraphs.append(("choice", _choice(event)))
-        elif kind == "set":
-            paragraphs.append(("set", [_set(event)]))
-        else:
+        statement = _statement(kind, event)
+        if statement is None:
             raise ValueError(f"cannot record an event of type {kind!r}")
+        if kind == "drama":
+            in_drama = True
+        elif kind == "drama_end":
+            in_drama = False
+        elif kind == "member_lost":
+            kind = "hold"
+        elif kind == "recovery" and not in_drama:
+            kind = "recovery-out"
+        paragraphs.append((kind, _lines(statement)))
 
     out = _header(start, scenario)
     previous = None
@@ -431,6 +302,31 @@ def record(events: Iterable[dict], *, scenario: str | os.PathLike | None = None)
         out.extend(lines)
         previous = kind
     return "\n".join(out) + "\n"
+
+
+def _statement(kind: str, event: dict) -> n.Statement | None:
+    """The statement of one event (not of an exchange's), or None for a type no statement emits."""
+    if kind == "scene":
+        return n.Scene(_AT, literal(event["title"]))
+    if kind == "narration":
+        return n.Narration(_AT, literal(event["text"]))
+    if kind == "drama_end":
+        text = event.get("text")
+        return n.EndDrama(_AT, None if text is None else literal(text))
+    if kind in ("calm", "rest"):
+        return _time(event)
+    if kind == "hold":
+        return n.Hold(_AT, _name(event["party"]))
+    if kind == "member_lost":
+        return n.MemberLost(_AT, _name(event["party"]), _name(event["member"]))
+    if kind == "round":
+        return n.Round(_AT)
+    build = _BUILDERS.get(kind)
+    return build(event) if build is not None else None
+
+
+_BUILDERS = {"drama": _drama, "initiative": _initiative, "option": _option, "recovery": _recovery,
+             "choice": _choice, "set": _set}
 
 
 # ------------------------------------------------------------------ comparing runs

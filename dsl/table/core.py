@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from ..engine import SeededDice
 from ..errors import DramaError, Position
+from ..interpreter import fallen
 from ..pipeline import Board, Program, Session
 from ..syntax import nodes as n
 from ..syntax.printer import actor_text, record
@@ -37,8 +38,6 @@ from . import journal as j
 from .calls import Calls, ChoiceAsk, DiceAsk, EngineCalls, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 from .walk import Walk
 
-# the statements a defeated party's line is skipped for inside `if` and `repeat` (as the interpreter does)
-_MAY_SKIP = (n.Action, n.Defence, n.Hold, n.Recover, n.Dictate, n.Reroll)
 # how the dice of entry N are seeded: each entry has its own stream, so a resumed session,
 # or an entry undone and played again, rolls what it would have rolled
 _STREAM = 1_000_003
@@ -147,11 +146,10 @@ class Table:
         if not group or self._walk.depth == 0 or self._session.interpreter.game.drama is None:
             return []
         first = group[0]
-        if not isinstance(first, _MAY_SKIP):
+        if not isinstance(first, fallen.MAY_SKIP):
             return []
-        ids = self._parties_of(first)
-        game = self._session.interpreter.game
-        return ids if ids and all(game.state(pid).defeated for pid in ids) else []
+        standing = fallen.without_defeated(first, self._session.interpreter.game, self._party)
+        return list(standing.down) if standing.statement is None else []
 
     def open_option(self) -> OptionAsk | None:
         """The double win the last entry opened, when the table still has to say what it takes (R8)."""
@@ -203,21 +201,11 @@ class Table:
     def _standing(self, group: list[n.Statement]) -> list[n.Statement]:
         """Inside `if` and `repeat`, the lines as the interpreter runs them when some of their parties
         are defeated (R7): a joint side goes on without its defeated members, a defence of defeated
-        parties is left out. The interpreter's own rule is asked, on a fork that is then dropped."""
+        parties is left out: the interpreter's own rule (`fallen.standing`)."""
         game = self._session.interpreter.game
         if self._walk.depth == 0 or game.drama is None:
             return group
-        if not any(game.state(pid).defeated for s in group if isinstance(s, _MAY_SKIP)
-                   for pid in self._parties_of(s)):
-            return group
-        scratch = self._session.fork().interpreter
-        standing = []
-        for statement in group:
-            if isinstance(statement, _MAY_SKIP):
-                statement = scratch._without_defeated(statement)
-            if statement is not None:
-                standing.append(statement)
-        return standing
+        return fallen.standing(group, game, self._party)
 
     def skip(self, note: str = "") -> Entry | None:
         """Pass over the script's next statement (an action with its defences) without playing it."""
@@ -510,10 +498,6 @@ class Table:
 
     def _party(self, name: n.Name) -> str:
         return self._session.interpreter.names.party(name)
-
-    def _parties_of(self, s: n.Statement) -> list[str]:
-        names = s.actors if isinstance(s, n.Action) else s.parties if isinstance(s, n.Defence) else (s.party,)
-        return [self._party(name) for name in names]
 
 
 class _Asked(Exception):

@@ -24,6 +24,7 @@ from typing import Callable
 
 from ..engine.checks import plural
 from ..errors import DramaError, did_you_mean, one_of
+from ..messages import shown
 from ..syntax import nodes as n
 from . import board as boards
 from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
@@ -150,7 +151,7 @@ class TableLoop:
         self.out.flush()
 
     def show_error(self, error: DramaError, source: str | None = None) -> None:
-        self.say(error.format(source if error.position is not None and error.position.file == "<table>" else None))
+        self.say(shown(error, source if error.position is not None and error.position.file == "<table>" else None))
 
     # ------------------------------------------------------------ the calls
 
@@ -504,7 +505,7 @@ class TableLoop:
             sources = {exact.ACTION_FILE: action}
             sources.update({exact.defence_file(i): t for i, t in enumerate(defences)})
             for one in errors:
-                self.say(one.format(sources.get(one.position.file) if one.position else None))
+                self.say(shown(one, sources.get(one.position.file) if one.position else None))
             return
         self.say(exact.FORMATS["text"](result).rstrip("\n"))
 

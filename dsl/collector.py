@@ -1,4 +1,4 @@
-"""Speed: the few tricks that make long logs and simulations fast, each explained once, here.
+"""The cyclic collector, managed here only: paused while scripts are parsed and run, and what a one-shot command read frozen; with the other tricks that make long logs and simulations fast, each explained once, here.
 
 - **The cyclic garbage collector** is managed here, and only here. Parsing
   and running make many small objects and no reference cycles, so the
@@ -17,9 +17,9 @@
   them now and then (`tidy`).
 - **A repeated line is parsed once, and its node shared** by its
   occurrences, each with a shift of lines (`nodes.Script`); the one place
-  that shifts positions is `dsl/syntax/moving.py`.
+  that shifts positions is `dsl/syntax/occurrences.py`.
 - **Values worked out from statements are cached by the statements' identity**
-  (`StatementCache`): `drama simulate` runs one parsed script many times, and
+  (`StatementCache`, `dsl/statement_cache.py`): `drama simulate` runs one parsed script many times, and
   the engine's inputs of an exchange depend only on its statements, so they
   are built once per exchange as written.
 - **`drama simulate` has a fast path**: the script compiled once into steps
@@ -62,28 +62,3 @@ def one_shot() -> None:
     is frozen, out of the collector's sight (see above)."""
     gc.freeze()
 
-
-class StatementCache:
-    """Values keyed by a tuple of statements, compared by identity.
-
-    Keying by `id()` is quick, and safe because the cache holds the
-    statements themselves, so no id can be reused by another object while its
-    entry lives. At most `most` entries are kept (statements rebuilt for a
-    joint side without its defeated parties are new objects each run)."""
-
-    def __init__(self, most: int = 10_000):
-        self.most = most
-        self._entries: dict[tuple, tuple] = {}
-
-    def get(self, statements: tuple):
-        hit = self._entries.get(tuple(map(id, statements)))
-        if hit is not None and all(a is b for a, b in zip(hit[0], statements)):
-            return hit[1]
-        return None
-
-    def put(self, statements: tuple, value) -> None:
-        if len(self._entries) < self.most:
-            self._entries[tuple(map(id, statements))] = (statements, value)
-
-    def __len__(self) -> int:
-        return len(self._entries)

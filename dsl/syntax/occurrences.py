@@ -1,4 +1,4 @@
-"""Moving syntax down the file: the one place that knows how a repeated line's positions are shifted.
+"""A repeated line's occurrences: the one place that knows how the shared node's positions are shifted down to each.
 
 A statement written several times (play logs repeat many lines) is parsed
 once, and its one node is shared by every occurrence (`nodes.Script`): its
@@ -22,7 +22,7 @@ import dataclasses
 import re
 
 from ..errors import DramaError, Position
-from . import nodes
+from . import conditions, tree as nodes     # the node classes (nodes.py, which holds `Script`, reads this module)
 
 __all__ = ["moved", "moved_error", "last_line"]
 
@@ -30,9 +30,8 @@ __all__ = ["moved", "moved_error", "last_line"]
 # annotations). Copies are made the way copy.copy makes them (a new object
 # given the old one's __dict__), twice as fast as calling the constructors;
 # the nodes are frozen dataclasses without slots.
-_NODE_CLASSES = [cls for cls in vars(nodes).values()
-                 if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == nodes.__name__
-                 and cls is not nodes.Script]
+_NODE_CLASSES = [cls for module in (nodes, conditions) for cls in vars(module).values()
+                 if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__]
 _POSITIONED = re.compile(r"\b(?:Position|%s)\b" % "|".join(cls.__name__ for cls in _NODE_CLASSES))
 _MOVING = {
     cls: tuple(f.name for f in dataclasses.fields(cls)
