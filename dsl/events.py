@@ -48,6 +48,10 @@ def _sheet(sheet: PartySheet) -> dict:
         out["pronouns"] = sheet.pronouns
     if sheet.words:
         out["words"] = _plain(sheet.words)
+        if "defend" in sheet.words:
+            # what its `defend` move uses: a defence with something else is not told in its words
+            move = sheet.moves.get("defend")
+            out["defend_uses"] = {"trait": move.trait if move else None, "treasure": move.treasure if move else None}
     if sheet.clauses:
         out["clauses"] = _plain(sheet.clauses)
     if sheet.names:

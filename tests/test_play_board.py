@@ -1,5 +1,6 @@
-"""The player board of `drama play --board-port` in headless Chromium: it updates live after a
-statement, with no reload, and parties marked `hidden: true` show no numbers."""
+"""The player board of `drama play --board-port` (the Starlette app of dsl/table/web.py) in headless
+Chromium: it updates live after a statement, with no reload, and parties marked `hidden: true` show
+no numbers, only how they stand in words (issue 24 item 11)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import urllib.request
 import pytest
 
 from dsl.pipeline import Program
-from dsl.table import board as boards
 from dsl.table.calls import DiceAsk, Scripted
 from dsl.table.core import Table
-from dsl.table.web import PAGE, PlayerBoard
+from dsl.table.live import Views
+from dsl.table.web import PlayerBoard, page_text
 
 from play_browser import CHROMIUM, Browser
 from play_helpers import env, hall
@@ -22,12 +23,12 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on thi
 
 
 def published(table: Table, program: Program) -> dict:
-    hidden = {s.id for s in program.scenario.cast if s.hidden}
-    return boards.data(table.board(), hidden, {s.id: s.name for s in program.scenario.cast})
+    return Views(program).board(table)
 
 
 def test_the_page_is_one_file_with_no_outside_resource(tmp_path):
-    assert "<script src" not in PAGE and "<link" not in PAGE and "http" not in PAGE.replace("http-equiv", "")
+    page = page_text("board.html.j2", nonce="n", title="The Test Hall")
+    assert "<script src" not in page and "<link" not in page and "http" not in page.replace("http-equiv", "")
     program = Program.compile(hall(tmp_path))
     table = Table.start(program, str(tmp_path / "j.drama"))
     server = PlayerBoard(0)
@@ -39,7 +40,8 @@ def test_the_page_is_one_file_with_no_outside_resource(tmp_path):
             data = json.loads(state.read())
         overlord = next(p for p in data["parties"] if p["id"] == "Overlord")
         assert overlord == {"id": "Overlord", "name": "Overlord Bastrastras", "defeated": False, "acted": False,
-                            "holding": False, "turn": False, "hidden": True}
+                            "holding": False, "turn": False, "hidden": True, "standing": "unhurt"}
+        assert data["title"] == "The Test Hall"
         assert server.host == "127.0.0.1"
     finally:
         server.close()
@@ -74,7 +76,7 @@ def test_the_player_board_updates_live_and_hides_the_hidden(tmp_path):
         assert browser.js(row % "Kara") == "Kara the Ember-Witch606"
         assert browser.js(cell % ("Kara", "available")) == "6"
         hidden = browser.js(row % "Overlord")
-        assert hidden == "Overlord Bastrastrashidden" and not any(c.isdigit() for c in hidden)
+        assert hidden == "Overlord Bastrastrasunhurt" and not any(c.isdigit() for c in hidden)
         assert browser.js("document.querySelector('.order .turn').textContent") == "Kara the Ember-Witch"
         # a statement at the table: the page follows without a reload
         table.play_script(Scripted([(DiceAsk, (1, 6, 6)), (DiceAsk, (1, 1))]))

@@ -81,7 +81,7 @@ def main(out: Path) -> None:
         browser = Browser(out / "profile", width=760, height=520)
         try:
             browser.go("http://127.0.0.1:8765/")
-            browser.wait("document.body.dataset.updates === '1'")
+            browser.wait("document.querySelector('#story p.new') !== null")    # the board, then the story
             time.sleep(0.3)
             browser.screenshot(out / "play-board.png")
         finally:

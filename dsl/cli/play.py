@@ -20,6 +20,7 @@ Examples:
   drama play scenarios/ashen-pass/with-embers.yaml
   drama play scenarios/ashen-pass/with-embers.yaml --seed 7 --board-port 8765
   drama play scenarios/ashen-pass/with-embers.yaml --resume
+  drama play scenarios/emberfall/scenario.yaml --seats --host 0.0.0.0 --board-port 8765
   drama play scenarios/skirmish/scenario.yaml --journal tonight.drama
 \b
 The journal (by default SCENARIO-DIR/journal/DATE-N.drama) is a play log:
@@ -46,6 +47,15 @@ def default_journal(scenario: str, resume: bool) -> str:
     return os.path.join(folder, f"{today}-{number}.drama")
 
 
+def _address(host: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost"
+    return True
+
+
 @click.command("play", epilog=EXAMPLES)
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.drama",
@@ -55,20 +65,30 @@ def default_journal(scenario: str, resume: bool) -> str:
               help="Seed of the dice the engine rolls when Enter is pressed at a dice prompt.")
 @click.option("--board-port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
               help="Serve the player board on http://127.0.0.1:PORT/ (0: any free port).")
+@click.option("--seats", is_flag=True,
+              help="A seat for each party the players control: a private link (and QR code) to declare and roll from a phone.")
+@click.option("--seat", "seat_parties", multiple=True, metavar="PARTY",
+              help="A seat for this party (or role); repeat it for each. Default with --seats: every party not hidden.")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int, board_port: int | None,
-                 color: bool | None) -> None:
+                 seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
     in the journal before the board is shown."""
     from ..pipeline import Program
-    from ..table import board as boards
     from ..table.core import Table
     from ..table.journal import scenario_text, write_atomically
+
+    if not _address(host):
+        raise click.BadParameter(f"{host!r} is not an IP address or localhost (a name would need DNS)",
+                                 param_hint="--host")
     from ..table.table import PlainReader, PromptReader, TableLoop
 
-    server = None
+    serving = None
+    created: list[str] = []              # the files this session made (removed if it cannot begin)
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -81,20 +101,31 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
                 click.echo(shown(warning, getattr(warning, "source", None)), err=True)
         else:
             table = Table.start(program, path, seed=seed)
+            created.append(path)
         scenario_file = os.path.splitext(path)[0] + ".yaml"
         if not os.path.exists(scenario_file):
+            created.append(scenario_file)
             write_atomically(scenario_file, scenario_text(scenario, path, program.scenario.title,
                                                           dict(program.scenario.roles)))
-        if board_port is not None:
-            from ..table.web import PlayerBoard
-            server = PlayerBoard(board_port)
-            hidden = {sheet.id for sheet in program.scenario.cast if sheet.hidden}
-            names = {sheet.id: sheet.name for sheet in program.scenario.cast}
-
-            def publish(table: Table) -> None:
-                server.publish(boards.data(table.board(), hidden, names))
+        seats = seats or bool(seat_parties)
+        if board_port is not None or seats:
+            from ..table.seated import Serving, loopback, seated_parties
+            try:
+                parties = seated_parties(table, seat_parties) if seat_parties else None
+                serving = Serving(program, table, host=host, port=board_port, seats=seats, resume=resume,
+                                  parties=parties)
+            except DramaError:
+                if not resume:                 # the session never began: leave no journal of it
+                    for made in (path, scenario_file):
+                        if made in created and os.path.exists(made):
+                            os.unlink(made)
+                raise
+            publish = serving.publish
             publish(table)
-            click.echo(f"player board: {server.url}")
+            if not loopback(host):
+                click.echo(f"warning: the table is served on {host}, port {serving.server.port}: anyone on a network "
+                           f"that reaches this machine can see the player board; a seat needs its own link", err=True)
+            serving.introduce(click.echo, qr=seats and sys.stdout.isatty())
         else:
             def publish(table: Table) -> None:
                 pass
@@ -106,12 +137,17 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     read = PromptReader(table, os.path.splitext(path)[0] + ".history") if interactive else PlainReader()
     click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else ""))
-    loop = TableLoop(table, read, color=color, on_change=publish, title=program.scenario.title,
-                     scenario_file=scenario_file, scenario=scenario)
+    options = dict(color=color, on_change=publish, title=program.scenario.title, scenario_file=scenario_file,
+                   scenario=scenario)
+    if serving is not None:
+        from ..table.seated import SeatsLoop
+        loop = SeatsLoop(table, serving.front(read), serving=serving, **options)
+    else:
+        loop = TableLoop(table, read, **options)
     try:
         loop.run()
     except DramaError as error:       # the disk refused the journal: what was accepted is in it
         fail([error])
     finally:
-        if server is not None:
-            server.close()
+        if serving is not None:
+            serving.close()

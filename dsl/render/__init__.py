@@ -17,10 +17,11 @@ from typing import Iterable
 from ..errors import DramaError, Position
 from ..inputs import bad_character
 from .context import build_context
+from .story import told
 from .filters import filters
 from .report_filters import FILTERS as REPORT_FILTERS
 
-__all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "render_report",
+__all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "told", "render_report",
            "read_event_log", "template_name"]
 
 KINDS = ("log", "transcript")
@@ -44,14 +45,16 @@ def render_text(events: Iterable[dict]) -> str:
 
 def render(events: Iterable[dict], as_: str = "log", format: str = "text",
            template: str | os.PathLike | None = None, numbers: bool = False,
-           lang: str | os.PathLike | None = None, recap: bool = False) -> str:
+           lang: str | os.PathLike | None = None, recap: bool = False, told: list | None = None) -> str:
     """Render an event log: `as_` is `log` or `transcript`, `format` is `text`,
     `md` or `html`; `template` is an author's template file or folder (its
     templates come before the built-in ones); `numbers` puts the values into a
     transcript; `lang` is the transcript's language (`en`, `fr`, or a phrase
     file); `recap` ends a transcript with who stood, who fell and what was
-    dictated. Raises DramaError: E601 for an error in a template, E602 for
-    events that are not an event log, E123-E125 for a phrase book."""
+    dictated; `told`, a list that receives each sentence the narrator tells,
+    as (kind, fact of the story model, words). Raises DramaError: E601 for an
+    error in a template, E602 for events that are not an event log, E123-E125
+    for a phrase book."""
     if as_ not in KINDS:
         raise ValueError(f"as_ must be one of {KINDS}, not {as_!r}")
     if format not in FORMATS:
@@ -75,7 +78,7 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
     from .sandbox import Budget, TemplateLimit, TemplateTimeout, budget_for, stream
     environment, name = _environment(format, as_, template)
-    environment.filters.update(filters(context, book))
+    environment.filters.update(filters(context, book, told))
     environment.guard_filters()
     # an author's template is bounded in time and output, more for a longer log;
     # the built-in ones are the program's own, linear in the log: a long session renders

@@ -26,13 +26,15 @@ def and_list(items) -> str:
 
 
 def short_name(pid: str, name: str) -> str:
-    """How prose names a party after the first mention: its id when the id is a
-    word of its name (`Kara` of `Kara the Ember-Witch`), else the leading
-    capitalised words (`Ysolde` of `Ysolde of the Seven Blades`), else the name."""
-    words = name.split()
+    """How prose names a party after the first mention: its id when the id is
+    the first word of its name (`Kara` of `Kara the Ember-Witch`), else the
+    leading capitalised words of its name (`Ysolde` of `Ysolde of the Seven
+    Blades`, `Harrow` of `Harrow the Raider Chief`), else the name. An id is no
+    name otherwise: `Chief` is not how a reader knows Harrow."""
+    words = name.replace(",", " , ").split()
     if not words or not words[0][:1].isupper():
         return name
-    if pid in words and pid[:1].isupper():
+    if words[0] == pid:
         return pid
     lead = []
     for word in words:
@@ -40,6 +42,31 @@ def short_name(pid: str, name: str) -> str:
             break
         lead.append(word)
     return " ".join(lead) if lead else name
+
+
+def epithet(name: str, short: str) -> str | None:
+    """Another way to name a party without repeating its name, from its own full
+    name: `the Ember-Witch` of `Kara the Ember-Witch`, `the harbour advocate` of
+    `Ilse Varga, harbour advocate`; none when the name has no such tail."""
+    if "," in name:
+        tail = name.split(",", 1)[1].strip()
+        if not tail or "," in tail:
+            return None
+        return tail if tail.split()[0].lower() in ("the", "a", "an") else "the " + tail
+    if name.startswith(short + " the ") and len(name) > len(short) + 5:
+        return name[len(short) + 1:]
+    return None
+
+
+def _epithet_in(lang: str, name: str, short: str) -> str | None:
+    """The epithet in the transcript's language: English's `the ...`; in French
+    only a tail that has its own article (`Kara la Sorcière des Braises`)."""
+    if lang == "en":
+        return epithet(name, short)
+    for article in (" la ", " le ", " les ", " l'"):
+        if name.startswith(short + article) and len(name) > len(short) + len(article) + 2:
+            return name[len(short) + 1:]
+    return None
 
 
 def localized(value: Any, lang: str) -> Any:
@@ -57,8 +84,9 @@ def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: st
     words = {move: {key: localized(text, lang) for key, text in (said or {}).items()}
              for move, said in (sheet.get("words") or {}).items()}
     return {
-        "id": pid, "name": name, "short": localized(sheet.get("short"), lang) or short_name(pid, name),
-        "members": members, "pronouns": pronouns, "plural": bool(pronouns and pronouns.split("/")[0] == "they"),
+        "id": pid, "name": name, "short": (short := localized(sheet.get("short"), lang) or short_name(pid, name)),
+        "epithet": localized(sheet.get("epithet"), lang) or (_epithet_in(lang, name, short) if not members else None),
+        "members": members, "pronouns": pronouns, "plural": bool(members) and bool(pronouns and pronouns.split("/")[0] == "they"),
         "grammar": sheet.get("grammar"), "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
@@ -195,7 +223,19 @@ class _Builder:
         self._add(self._item("choice", step, event, choice=event.get("choice"), taken=event.get("taken")))
 
     def _on_narration(self, step, event):
-        self._add(self._item("narration", step, event, text=event.get("text", "")))
+        """Consecutive `>` lines are one paragraph; a blank `>` line starts a new one."""
+        text = event.get("text", "") or ""
+        last = self.last_item
+        if last is not None and last["kind"] == "narration" and last.get("open"):
+            if not text.strip():
+                last["open"] = False
+            else:
+                last["text"] = (last["text"] + " " + text.strip()).strip()
+                last.setdefault("steps", [last["step"]]).append(step)
+            return
+        if not text.strip():
+            return
+        self._add(self._item("narration", step, event, text=text.strip(), open=True))
 
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),
@@ -404,8 +444,12 @@ _SAFE_ID = re.compile(r"[^A-Za-z0-9_-]+")
 def build_context(events: list[dict], *, as_: str, fmt: str, numbers: bool, lang: str = "en") -> dict[str, Any]:
     """Everything a template receives (see docs/templates.md); `lang` chooses the
     names and words the cast gives per language."""
+    from .story import read_story
     builder = _Builder(events, lang)
     builder.build()
+    story = read_story(events)
+    for party in builder.parties:
+        party["took_part"] = party["id"] in story.took_part
     start = builder.start
     final = builder.final or {"type": "final", "line": None, "time": builder.time,
                               "parties": {pid: dict(s) for pid, s in builder.state.items()}}
@@ -419,5 +463,5 @@ def build_context(events: list[dict], *, as_: str, fmt: str, numbers: bool, lang
         "parties": builder.parties, "party": builder.party, "sections": builder.sections,
         "dramas": builder.dramas, "rounds": builder.rounds, "exchanges": builder.exchanges,
         "chart": _chart(builder), "duration": final.get("time", builder.time),
-        "numbers": bool(numbers), "format": fmt, "kind": as_,
+        "numbers": bool(numbers), "format": fmt, "kind": as_, "story": story,
     }

@@ -221,13 +221,17 @@ def agree(party: dict):
     return form
 
 
-def filters(context: dict, book=None) -> dict:
+def filters(context: dict, book=None, told: list | None = None) -> dict:
+    """The filters of a rendering; with `told`, the sentences the narrator tells
+    are appended to it as (kind, fact, words) (see `dsl.render.told`)."""
     from .narrator import Narrator
     from .phrasebook import load
     from .tell import Teller
     prose = Prose(context["seed"], context["party"])
     book = book if book is not None else load("en")
-    teller = Teller(Narrator(book, context), context)
+    teller = Teller(Narrator(book, context), context, context["story"])
+    if told is not None:
+        teller.told = told
 
     def word(key: str, **values: Any) -> str:
         text = book.word(key)

@@ -31,10 +31,11 @@ class Ref:
 
 @dataclass(frozen=True)
 class Words:
-    """The writer's words, with `{target}` standing for a role (filled like a phrase)."""
+    """The writer's words, with `{target}` standing for the role `T`; `agree`
+    names the role whose verb they carry (`{A} {S}`: Orm ducks, the crew duck)."""
 
     text: str
-    agree: str | None = None     # the role whose mention its first verb agrees with (English)
+    agree: str | None = None
 
 
 def ids_of(side: Any) -> tuple[str, ...]:
@@ -98,8 +99,6 @@ class Narrator:
     def __init__(self, book: PhraseBook, context: dict):
         self.book = book
         self.lang = book.language
-        self.mentioned: Form | None = None
-        self._apposition = False
         self.seed = context["seed"]
         self.party = context["party"]
         self.numbers = context["numbers"]
@@ -111,6 +110,10 @@ class Narrator:
         self.last_named: set[str] = set()
         self.last_form: dict[tuple[str, ...], str] = {}
         self.standing_members = {pid: list(p["members"]) for pid, p in self.party.items()}
+        self.members_told: set[str] = set()       # groups whose members were named (once in a transcript)
+        self.opened_with_name = False             # the last phrase filled began with a name
+        self.phrase_named: set[str] = set()       # who the phrase being filled has named so far
+        self.no_members = False                   # the slot being filled comes after a comma
         self.kind = "fight"
 
     # ------------------------------------------------------------ scenes
@@ -144,18 +147,9 @@ class Narrator:
         if p.get("pronouns"):
             key = p["pronouns"].split("/")[0]
             if key == "they" and not p["group"] and "they_person" in self.book.pronouns:
-                return "they_person"
+                return "they_person"       # French: iel, singular
             return key
         return "they" if p["group"] else None
-
-    def _pronouns(self, pid: str) -> tuple[str, str, str] | None:
-        key = self._pronoun_key(pid)
-        if key is None:
-            return None
-        if key in self.book.pronouns:
-            return self.book.pronouns[key]
-        forms = self.party[pid]["pronouns"].split("/")
-        return (forms + forms[-1:] * 3)[:3]
 
     def form(self, value: Any, words: str | None = None, how: str = "name") -> Form:
         """How a mention agrees (grammar.py): a name is singular whatever the
@@ -163,9 +157,8 @@ class Narrator:
         gobelins`, `the goblins`) or the cast says so; a plural pronoun, a list or
         a joint side is plural."""
         if not isinstance(value, Ref):
-            words_ = str(value).split(" ", 1)
-            count = int(words_[0]) if words_[0].isdigit() else 1
-            return Form("", self.book.plural(count))
+            first = str(value).split(" ", 1)[0]
+            return Form("", self.book.plural(int(first) if first.isdigit() else 1))
         mixed = self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
         if len(value.ids) != 1:
             return Form(mixed if how == "pronoun" else list_form(
@@ -182,9 +175,46 @@ class Narrator:
             return Form(mixed, "other")
         return party_form({**p, "name": words or p.get("name") or pid}, self.lang)
 
+    def _pronouns(self, pid: str) -> tuple[str, str, str] | None:
+        key = self._pronoun_key(pid)
+        if key is None:
+            return None
+        if key in self.book.pronouns:
+            return self.book.pronouns[key]
+        forms = self.party[pid]["pronouns"].split("/")
+        return (forms + forms[-1:] * 3)[:3]
+
+    def count(self, value: Any, form: str | None = None) -> int:
+        """How many a subject counts for agreement. A name is one whatever its
+        pronouns (`Wick wins`), unless it names a group that is a they (`the
+        goblins win`); the pronoun "they" is plural (`they win`); a joint side
+        or a list counts its parties."""
+        if isinstance(value, Ref):
+            if len(value.ids) != 1:
+                return max(len(value.ids), 2)
+            pid = value.ids[0]
+            p = self.party.get(pid)
+            they = self._pronoun_key(pid) == "they"
+            if form == "pronoun":
+                return 2 if they else 1
+            if form == "members":
+                return max(len(p["members"]), 2) if p is not None else 2
+            if p is not None and p["group"] and they:
+                return max(len(p["members"]), 2)
+            return 1
+        words = str(value).split(" ", 1)
+        return int(words[0]) if words[0].isdigit() else 1
+
+    def gender(self, value: Any) -> str:
+        if not isinstance(value, Ref):
+            return ""
+        genders = {self.book.genders.get(self._pronoun_key(pid) or "", "") for pid in value.ids}
+        if len(genders) == 1:
+            return genders.pop()
+        return self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
+
     def plural(self, value: Any) -> bool:
-        """Whether a party named by its name takes a plural verb."""
-        return self.form(value).plural
+        return self.book.plural(self.count(value)) != "one"
 
     def _one(self, pid: str, mode: str | None, alone: bool, start: bool, key: str) -> tuple[str, str]:
         """(the words for one party, the form used: full, short, pronoun, members)."""
@@ -200,38 +230,57 @@ class Narrator:
             pronoun = self._pronouns(pid)
             ambiguous = any(self._pronoun_key(other) == self._pronoun_key(pid)
                             for other in self.last_named if other != pid)
+            # a they who is one person: only when nobody else was just named
+            ambiguous = ambiguous or (self._pronoun_key(pid) == "they" and not p["group"]
+                                      and self.last_named != {pid})
             if pronoun is not None and not ambiguous and self.last_form.get((pid,)) != "pronoun":
                 return pronoun[0], "pronoun"
-            # no pronoun to use: at least not the same words twice in a row
-            if self.last_form.get((pid,)) == "short":
-                return p["name"], "full"
+            # no pronoun to use: not the same words twice in a row, and never
+            # the full name again (one person must not read as two): an epithet
+            epithet = p.get("epithet")
+            if self.last_form.get((pid,)) == "short" and epithet:
+                return epithet, "epithet"
         members = self.standing_members.get(pid) or []
-        if alone and p["group"] and len(members) > 1 and mode is None and not start \
-                and stable_hash(f"{self.seed}:{key}:members") % 3 == 0:
+        if alone and p["group"] and len(members) > 1 and mode is None and not start and not self.no_members \
+                and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
             return self.book.join(members), "members"
         return p["short"], "short"
+
+    def _pronoun_form(self, ids: tuple[str, ...], index: int, key: str) -> str:
+        """`{P:obj}`, `{P:poss}`: the object or possessive pronoun of a party named
+        before in the phrase (`biding her time`) or alone of its pronoun in the
+        sentence before; else the short name (`Orm's`)."""
+        forms = self.book.pronouns.get("they") if len(ids) > 1 else self._pronouns(ids[0])
+        here = self.phrase_named
+        clear = set(ids) <= here or (set(ids) <= self.last_named and len(ids) == 1 and not any(
+            self._pronoun_key(o) == self._pronoun_key(ids[0]) for o in self.last_named | here if o != ids[0]))
+        if forms is not None and clear:
+            return forms[index]
+        if len(ids) > 1:
+            return self.book.join(self._one(pid, "short", False, False, key)[0] for pid in ids)
+        p = self.party.get(ids[0]) or {}
+        name = p.get("short") or ids[0]
+        return name + ("'s" if index == 2 and self.book.english_verbs else "")
 
     def mention(self, value: Any, mode: str | None, start: bool, key: str) -> str:
         if not isinstance(value, Ref):
             return str(value)
         ids = value.ids
         if not ids:
-            self.mentioned = Form("", "one")
             return self.book.word("nobody")
+        if mode in ("obj", "poss"):
+            return self._pronoun_form(ids, 1 if mode == "obj" else 2, key)
         if len(ids) == 1:
             text, form = self._one(ids[0], mode, True, start, key)
             self.last_form[ids] = form
-            self.mentioned = self.form(value, text, {"pronoun": "pronoun", "members": "members"}.get(form, "name"))
             return text
         if start and self.last_subject == ids and all(pid in self.introduced for pid in ids) \
                 and self.last_form.get(ids) != "pronoun":
             they = self.book.pronouns.get("they")
             if they is not None:
                 self.last_form[ids] = "pronoun"
-                self.mentioned = self.form(value, how="pronoun")
                 return they[0]
         self.last_form[ids] = "list"
-        self.mentioned = self.form(value)
         return self.book.join(self._one(pid, mode, False, False, key)[0] for pid in ids)
 
     # ------------------------------------------------------------ phrases
@@ -257,6 +306,15 @@ class Narrator:
                     and not self._pronoun_ok(value.ids))
         return False
 
+    def _no_pronoun(self, text: str, roles: dict) -> bool:
+        """Whether a phrase asks for the pronoun (`{P:poss}`) of a party that has none."""
+        for match, role, mode, forms in slots(text):
+            value = roles.get(role)
+            if mode in ("obj", "poss") and isinstance(value, Ref) and len(value.ids) == 1 \
+                    and self._pronouns(value.ids[0]) is None:
+                return True
+        return False
+
     def pick(self, outcome: str, key: str, roles: dict | None = None, **facts: Any) -> str:
         """The most specific phrase of an outcome for the facts, one not used yet
         in the scene if there is one (else the one used longest ago), chosen
@@ -270,93 +328,114 @@ class Narrator:
         if not levels:
             return ""
         ordered = [levels[n] for n in sorted(levels, reverse=True)]
-        for options in ordered:
-            fresh = [o for o in options if o not in self.used]
-            if roles:
-                fresh = [o for o in fresh if not self._repeats(o, roles)] or fresh
-            if fresh:
-                choice = fresh[stable_hash(f"{self.seed}:{key}:{outcome}") % len(fresh)]
+        seed = stable_hash(f"{self.seed}:{key}:{outcome}")
+        repeats = (lambda o: self._repeats(o, roles) or self._no_pronoun(o, roles)) if roles \
+            else (lambda o: False)
+        choice = None
+        # a phrase not used yet in the scene and not naming the last subject
+        # again, from the most specific level that has one; else the one used
+        # longest ago that does not repeat; else one not used yet; else the oldest
+        for wanted, fresh in ((lambda o: not repeats(o), True), (lambda o: not repeats(o), False),
+                              (lambda o: True, True), (lambda o: True, False)):
+            for options in ordered:
+                fitting = [o for o in options if wanted(o) and (o not in self.used or not fresh)]
+                if fitting:
+                    if not fresh:
+                        oldest = min(self.used.get(o, 0) for o in fitting)
+                        fitting = [o for o in fitting if self.used.get(o, 0) == oldest]
+                    choice = fitting[seed % len(fitting)]
+                    break
+            if choice is not None:
                 break
-        else:
-            options = ordered[0]
-            oldest = min(self.used.get(o, 0) for o in options)
-            stale = [o for o in options if self.used.get(o, 0) == oldest]
-            choice = stale[stable_hash(f"{self.seed}:{key}:{outcome}") % len(stale)]
         self.clock += 1
         self.used[choice] = self.clock
         return choice
 
     def fill(self, text: str, key: str, roles: dict[str, Any]) -> str:
-        """A phrase with its roles named and its words agreeing (no final period):
-        each agreeing form agrees with how its role was named in this sentence
-        (a name, a pronoun, a list), and where the words meet, the language
-        joins them (`de le jury` -> `du jury`)."""
-        state = {"subject": None, "named": set(), "forms": {}}
-        self._apposition = False
-        out: list = []
-        self._fill(text, key, roles, out, state)
-        # forms written before their role was named agree with how it is named
-        for index, item in enumerate(out):
-            if isinstance(item, tuple):
-                role, forms = item
-                form = state["forms"].get(role) or self.form(roles.get(role, ""))
-                out[index] = choose_form(self.book, forms, form.number, form.gender)
-        if state["subject"] is not None:
-            self.last_subject = state["subject"]
-            self.last_named = state["named"]
-        return "".join(out).strip()
-
-    def _fill(self, text: str, key: str, roles: dict[str, Any], out: list, state: dict) -> None:
+        """A phrase with its roles named and its words agreeing (no final period).
+        A word's form follows the words its role was named with (`Wick wins`,
+        `they win`); the writer's words (`Words`) go in where their role is, their
+        verb agreeing with the role they follow."""
+        out: list[str] = []
         at = 0
+        subject = None
+        named: set[str] = set()
+        forms_used: dict[str, str] = {}
+        words_used: dict[str, str] = {}
+        apposition = False
+        self.phrase_named = named
         for match, role, mode, forms in slots(text):
-            self._put(out, text[at:match.start()], False)
+            piece = text[at:match.start()]
+            # a name with an apposition (`Harrow, chef des pillards`) is closed by a comma
+            out.append(("," + piece) if apposition and re.match(r" \w", piece) else piece)
+            apposition = False
             at = match.end()
             value = roles.get(role, "")
             if forms:
-                known = state["forms"].get(role)
-                out.append(choose_form(self.book, forms, known.number, known.gender) if known else (role, forms))
+                how = forms_used.get(role)
+                form = self.form(value, words_used.get(role),
+                                 how if how in ("pronoun", "members") else "name")
+                out.append(choose_form(self.book, forms, form.number, form.gender))
                 continue
             if isinstance(value, Words):
-                words = value.text.replace("{target}", "{T}")
-                agree = state["forms"].get(value.agree) if value.agree else None
-                if self.book.english_verbs and agree is not None and agree.plural:
-                    words = english_plural(words)        # written for one: `ducks`, `the crew duck`
-                if self.book.english_verbs and words.startswith("{T} "):
-                    self._fill("{T} ", key, roles, out, state)
-                    rest = words[len("{T} "):]
-                    target = state["forms"].get("T")
-                    if target is not None and target.plural:
-                        rest = english_plural(rest)
-                    words = rest
-                self._fill(words, key, roles, out, state)
+                target = roles.get("T")
+                if value.text.startswith("{target}") and isinstance(target, Ref) and subject is None \
+                        and not "".join(out).strip():
+                    subject = target.ids
+                    named.update(target.ids)
+                out.append(self._words_in(value, key, roles, forms_used, not "".join(out).strip()))
                 continue
-            start = not "".join(x for x in out if isinstance(x, str)).strip()
-            self.mentioned = None
+            start = not "".join(out).strip()
+            # a group named by its members never right after a comma (`Facing Wick, the baker, ...`)
+            self.no_members = "".join(out).rstrip().endswith(",")
             words = self.mention(value, mode, start, f"{key}:{role}")
+            forms_used[role] = self.last_form.get(value.ids, "") if isinstance(value, Ref) else ""
+            words_used.setdefault(role, words)
             if isinstance(value, Ref):
-                if state["subject"] is None:
-                    state["subject"] = value.ids
-                state["named"].update(value.ids)
-                state["forms"].setdefault(role, self.mentioned or self.form(value))
-            self._put(out, words, isinstance(value, Ref))
-            # one name with an apposition (not a list of names)
-            self._apposition = isinstance(value, Ref) and len(value.ids) == 1 and ", " in words \
-                and self.last_form.get(value.ids) in ("full", "short")
-        self._put(out, text[at:], False)
+                if subject is None:
+                    subject = value.ids
+                named.update(value.ids)
+                apposition = len(value.ids) == 1 and ", " in words and forms_used[role] in ("full", "short")
+            if out:       # where the words meet, as the language joins them (`de le jury` -> `du jury`)
+                out[-1], words = join_words(self.lang, out[-1], words, isinstance(value, Ref))
+            out.append(words)
+        rest = text[at:]
+        out.append(("," + rest) if apposition and re.match(r" \w", rest) else rest)
+        if subject is not None:
+            self.last_subject = subject
+            self.last_named = named
+        first = next(iter(slots(text)), None)
+        self.opened_with_name = bool(first is not None and not text[:first[0].start()].strip()
+                                     and forms_used.get(first[1]) not in (None, "pronoun")
+                                     and isinstance(roles.get(first[1]), Ref))
+        return "".join(out).strip()
 
-    def _put(self, out: list, words: str, name: bool) -> None:
-        """Words after the text so far, joined as the language joins them; a name
-        with an apposition (`Harrow, chef des pillards`) is closed by a comma
-        before the rest of the sentence."""
-        if not words:
-            return
-        if out and isinstance(out[-1], str):
-            if self._apposition and re.match(r" \w", words):
-                out[-1] += ","
-            before, words = join_words(self.lang, out[-1], words, name)
-            out[-1] = before
-        self._apposition = False
-        out.append(words)
+    def _words_in(self, value: "Words", key: str, roles: dict, forms_used: dict, at_start: bool = False) -> str:
+        """The writer's words inside a phrase: `{target}` named like a role, and
+        the verb agreeing with the role the words follow (`agree`) or, when they
+        begin with `{target}`, with the target."""
+        text = value.text
+        book = self.book
+        if "{target}" in text and isinstance(roles.get("T"), Ref):
+            self.phrase_named.update(roles["T"].ids)
+        if value.agree and book.english_verbs:
+            # the writer's verb phrases are written for one (`hurls a gout of flame`)
+            count = self.count(roles.get(value.agree), forms_used.get(value.agree))
+            if book.plural(count) != "one":
+                text = english_plural(text)
+        if text.startswith("{target}") and "T" in roles:
+            target = roles["T"]
+            head = self.mention(target, None, at_start, key + ":T")
+            rest = text[len("{target}"):]
+            if book.english_verbs and rest.startswith(" "):
+                count = self.count(target, self.last_form.get(target.ids) if isinstance(target, Ref) else None)
+                rest = " " + (english_plural(rest[1:]) if book.plural(count) != "one" else rest[1:])
+            text = head + rest
+        if "{target}" in text:
+            target = roles.get("T")
+            text = text.replace("{target}", self.mention(target, None, False, key + ":T")
+                                if target is not None else "")
+        return text
 
     def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
         phrase = self.pick(outcome, key, roles or {}, **facts)
@@ -375,11 +454,11 @@ class Narrator:
             return english_plural(phrase)
         return english_third(phrase)
 
-    def words(self, text: str, target: Any) -> Words:
+    def words(self, text: str, agree: str | None = None) -> Words:
         """The writer's words; where they begin with `{target}`, the verb after it
-        agrees with how the target is named (`{target} is engulfed`: the goblins
-        are engulfed)."""
-        return Words(text)
+        agrees with the target as named (`{target} is engulfed`: the goblins are
+        engulfed); with `agree`, their first verb agrees with that role."""
+        return Words(text, agree)
 
     def label(self, intent: str) -> str:
         """A move's name used as a noun: `a fireball`, `« fireball »`."""

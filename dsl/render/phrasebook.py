@@ -18,21 +18,24 @@ PHRASES = Path(__file__).resolve().parent / "phrases"
 # (besides the words every phrase may use: see docs/templates.md)
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "begin": ("all", "name"), "first": ("first", "rest"), "round": (),
-    "held": ("P",), "act_verb": ("A", "T", "V"), "act_verb_named": ("A", "V"), "act_label": ("A", "T", "I"),
+    "held": ("P",), "hold": ("P",), "roles": ("Q", "P"), "members": ("P", "M"), "act_verb": ("A", "T", "V"), "act_verb_named": ("A", "V"), "act_label": ("A", "T", "I"),
     "act_gm_verb": ("A", "V"), "act_gm_label": ("A", "I"), "act_plain": ("A", "T"), "act_gm_plain": ("A",), "act_says": ("A", "S"), "defend_says": ("D", "S"),
     "so_that": ("text",), "but_not": ("text",), "clause": ("text",),
     "win": ("A", "D", "W", "L"), "double_win": ("A", "D", "W", "L"),
     "lose": ("A", "D", "W", "L"), "double_lose": ("A", "D", "W", "L"),
-    "tie": ("A", "D", "W", "L"), "gm_win": ("A",), "gm_double_win": ("A",), "gm_lose": ("A",),
+    "tie": ("A", "D", "W", "L"), "double_mark": ("A", "D", "W", "L"), "double_lose_mark": ("A", "D", "W", "L"),
+    "cost": ("P",), "gm_win": ("A",), "gm_double_win": ("A",), "gm_lose": ("A",),
     "gm_tie": ("A",), "hit": ("S",), "miss": ("S",),
     "spent_out": ("P",), "defeat": ("P",), "dictate": ("P",), "reroll": ("P",), "reroll_none": ("P",),
+    "reroll_unhurt": ("P",), "recovery_unhurt": ("P", "H"),
     "recovery": ("P", "H"), "rushed_recovery": ("P", "H"), "recovery_none": ("P", "H"),
-    "member_lost": ("P", "M"), "choice": ("P", "text"), "calm": ("D",), "rest": ("D",), "restored": ("P",),
-    "end": ("name",), "recap_standing": ("P",), "recap_fallen": ("P",), "recap_dictated": ("text",),
-    "recap": (),
+    "member_lost": ("P", "M"), "choice": ("P", "where", "option"),
+    "choice_to": ("P", "where", "option"), "calm": ("D",), "rest": ("D",), "restored": ("P",),
+    "end": ("name",), "recap_standing": ("P",), "recap_fallen": ("P",), "recap_came_back": ("P",),
+    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",),
 }
 # the facts a phrase's `when` may test
-FACTS = ("kind", "settled", "double", "returned", "helped", "first", "alone")
+FACTS = ("kind", "settled", "double", "returned", "helped", "first", "alone", "role", "won", "used", "question")
 
 # `{A}`, `{A:full}`, `{A:obj}`, `{A:poss}`, `{A|wins|win}`, `{A|one:gagne|other:gagnent}`
 _SLOT = re.compile(r"\{(\w+)(?::(\w+))?((?:\|[^|{}]*)*)\}")
@@ -72,6 +75,11 @@ class PhraseBook:
         items = [str(x) for x in items]
         if len(items) <= 1:
             return "".join(items)
+        if len(items) > 2 and any("," in item for item in items):
+            # a name that holds a comma (`Ilse Varga, harbour advocate`): semicolons
+            between = self.words.get("list_semicolon", "; ")
+            last = self.words.get("list_semicolon_last", "; and ")
+            return between.join(items[:-1]) + last + items[-1]
         return format_list(items, locale=self.locale)
 
     def word(self, key: str) -> str:
