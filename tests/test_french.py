@@ -93,8 +93,8 @@ def test_the_ford_in_french(request):
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
     flat = " ".join(text.split())
-    assert "La garde ouvre le bal" in flat and "La garde en fait les frais" in flat   # singular
-    assert "Elle presse Ilse, décidée à la repousser" in flat                # elle, feminine, as la garde
+    assert "Elle ouvre le bal" in flat and "La garde en fait les frais" in flat      # elle, singular
+    assert "La garde presse Ilse, décidée à la repousser" in flat             # feminine, as la garde
     assert "la garde du gué" in flat and "The guard" not in flat
     assert "se joue d'Orm" in flat and "oppose une réplique cinglante au jury" in flat
     _reads_as_french(text)
