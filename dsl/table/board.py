@@ -17,12 +17,13 @@ from ..pipeline import Board
 WIDTH = 80
 
 
-def last_line(event: dict | None) -> str:
-    """The last exchange in one line: `Kara strike -> wolves: 11 vs 7, Kara wins; wolves lose 3`."""
+def last_line(event: dict | None, hidden: frozenset[str] | set[str] = frozenset()) -> str:
+    """The last exchange in one line: `Kara strike -> wolves: 11 vs 7, Kara wins; wolves -3`;
+    a hidden party's total shows as `?` and its loss as `hit` (the player board's seats)."""
     if event is None:
         return ""
     values = event.get("values") or {}
-    shown = " vs ".join(str(v) for v in values.values())
+    shown = " vs ".join("?" if pid in hidden else str(value) for pid, value in values.items())
     if event.get("defender") == "GM" or len(values) == 1:
         target = (event.get("sides") or {}).get("defender", {}).get("value")
         shown += f" vs {target}"
@@ -37,7 +38,8 @@ def last_line(event: dict | None) -> str:
         if loss.get("amount"):
             lost[loss["party"]] = lost.get(loss["party"], 0) + loss["amount"]
     if lost:
-        text += "; " + ", ".join(f"{pid} -{amount}" for pid, amount in lost.items())
+        text += "; " + ", ".join(f"{pid} hit" if pid in hidden else f"{pid} -{amount}"
+                                 for pid, amount in lost.items())
     return text
 
 

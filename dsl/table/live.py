@@ -31,31 +31,6 @@ def coarse(available: int, maximum: int, defeated: bool) -> str:
     return "on their last legs"
 
 
-def last_exchange(event: dict | None, hidden: set[str], names: dict[str, str]) -> str:
-    """The last exchange in one line for the players: a hidden side's total and losses left out."""
-    if event is None:
-        return ""
-    if not hidden:
-        return boards.last_line(event)
-    values = event.get("values") or {}
-    shown = " vs ".join("?" if pid in hidden else str(value) for pid, value in values.items())
-    if event.get("defender") == "GM" or len(values) == 1:
-        target = (event.get("sides") or {}).get("defender", {}).get("value")
-        shown += f" vs {target}"
-    text = f"{event['attacker']} {event['intent']} -> {event['defender']}: {shown}, {event['winner']} wins"
-    if event.get("tie"):
-        text += " the tie"
-    if event.get("double"):
-        text += " double"
-    lost: dict[str, int] = {}
-    for loss in event.get("losses") or ():
-        if loss.get("amount"):
-            lost[loss["party"]] = lost.get(loss["party"], 0) + loss["amount"]
-    if lost:
-        text += "; " + ", ".join(f"{pid} hit" if pid in hidden else f"{pid} -{amount}" for pid, amount in lost.items())
-    return text
-
-
 class Views:
     """The data of each page, made from the table's board and the cast."""
 
@@ -76,7 +51,7 @@ class Views:
                 party = board.party(row["id"])
                 row["standing"] = coarse(party.available, party.maximum, party.defeated)
         data["title"] = self.title
-        data["last"] = last_exchange(board.last_exchange, self.hidden, self.names)
+        data["last"] = boards.last_line(board.last_exchange, self.hidden)
         data["entries"] = len(table.entries)
         return data
 
