@@ -325,7 +325,10 @@ class Table:
         context = [*start, *([self._drama] if self._drama is not None and self._drama not in self._context else []),
                    *self._context]
         head = record(context)
-        whole = record(context + list(events))
+        try:
+            whole = record(context + list(events))
+        except ValueError:               # the printer's own check: a line the reader would refuse (E013)
+            raise _too_long(events[0] if events else None) from None
         assert whole.startswith(head), "the printer wrote the context differently"
         return whole[len(head):]
 
@@ -433,10 +436,15 @@ class Table:
         if split is not None:
             statements = [*statements, split]
             trial = self._try(statements, dice)
-        text = self._text_of(trial.events)
+        try:
+            text = self._text_of(trial.events)
+        except DramaError as error:      # E013: placed at the entry's first statement
+            error.position = statements[0].pos
+            raise
         expects = [s for s in statements if isinstance(s, n.Expect)]
         if expects:                      # an expectation makes no event: the journal keeps its line, so
             text += ("" if text.strip() else "\n") + "".join(f"expect {s.text}\n" for s in expects)   # `drama run` checks it
+        _fits(text, statements[0])
         placed = self.program.read(text, self.journal.path, self._lines) if text.strip() else ()
         entry = Entry(text, marker, tuple(placed))
         self._commit(entry)
@@ -700,6 +708,25 @@ def _asks_table(statements: list[n.Statement]) -> bool:
         if isinstance(statement, n.Initiative) and not any(e.results for e in statement.entries):
             return True
     return False
+
+
+def _fits(text: str, first: n.Statement) -> None:
+    """E013 when an entry's journal text has a line longer than a script's line may be (`limits.MAX_LINE`)."""
+    from ..limits import MAX_LINE
+    if any(len(line) > MAX_LINE for line in text.split("\n")):
+        error = _too_long(None)
+        error.position = first.pos
+        raise error
+
+
+def _too_long(event: dict | None) -> DramaError:
+    """The entry would write a line the journal's reader refuses (E013 on --resume): refused, nothing written."""
+    from ..limits import MAX_LINE
+    return DramaError("E013", f"this entry would write a line of more than {MAX_LINE:,} characters in the journal, "
+                      f"which could not be read back", position=Position("<table>", 1, 1),
+                      expected=f"an entry whose lines, as the journal writes them (placeholders filled in, every "
+                               f"die given), have at most {MAX_LINE:,} characters",
+                      hint="nothing was written: type it shorter, or as two statements")
 
 
 def _what(statement: n.Statement, party) -> tuple:

@@ -32,6 +32,7 @@ from ..syntax.printer import actor_text
 from . import commands
 from .commands import Quit, dispatch, looks
 from .core import Table
+from .screen import Lines
 
 REROLLING = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*,?\s*(?:re-?rolling|rerolled)\b")
 DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
@@ -63,12 +64,13 @@ def completion_words(table: Table, line: str) -> list[str]:
 class TableLoop:
     """`drama play` at the terminal."""
 
-    def __init__(self, table: Table, read: Callable[[str], str], *, out=None, color: bool | None = None,
+    def __init__(self, table: Table, read: Callable[[str], str] | None = None, *, out=None, color: bool | None = None,
                  on_change: Callable[[Table], None] | None = None, title: str = "", scenario_file: str = "",
-                 scenario: str = "SCENARIO"):
+                 scenario: str = "SCENARIO", screen=None):
         self.table = table
-        self.read = read
-        self.out = out or sys.stdout
+        # where the loop says things and reads its answers: line after line, or in full screen (`dsl/table/screen.py`)
+        self.screen = screen or Lines(read, out, color=color)
+        self.read = self.screen.read
         self.color = color
         self.on_change = on_change or (lambda table: None)
         self.title = title
@@ -79,14 +81,13 @@ class TableLoop:
 
     # ------------------------------------------------------------ output
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def say(self, text: str = "", dim: bool = False) -> None:
+        """A line of the story (its control characters shown as symbols, `dsl.terminal.printable`)."""
+        self.screen.say(text, dim)
 
     def show_board(self) -> None:
-        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title,
-                                     values=self.table.values()))
-        self.out.flush()
+        self.screen.board(boards.render(self.table.board(), color=self.color, title=self.title,
+                                        values=self.table.values()))
 
     def show_error(self, error: DramaError, source: str | None = None) -> None:
         self.say(shown(error, source if error.position is not None and error.position.file == "<table>" else None))
@@ -218,8 +219,7 @@ class TableLoop:
                 number += 1
                 self.say(f"    {number}. {option.label}")
             else:
-                line = f"    -  {option.label} (not available: {option.why})"
-                self.say(f"\x1b[2m{line}\x1b[0m" if self.color else line)
+                self.say(f"    -  {option.label} (not available: {option.why})", dim=True)
         while True:
             numbers = f"1-{len(available)}" if len(available) > 1 else "1"
             line = self.ask(f"which option? {numbers} or its label> ")
@@ -255,6 +255,17 @@ class TableLoop:
     # ------------------------------------------------------------ the loop
 
     def run(self) -> None:
+        """The night: the screen shown, the loop played until the game master quits, then where the journal is
+        (on the terminal's normal screen, after a full screen has gone)."""
+        full = not isinstance(self.screen, Lines)
+        getattr(self.screen, "run", lambda play: play())(self.play)
+        if full:
+            self.screen = Lines(self.read, sys.stdout, color=self.color)
+            self.show_board()
+        self.goodbye()
+
+    def play(self) -> None:
+        """The loop: one prompt after another, until /quit, Ctrl-D, or Ctrl-C and yes."""
         self.show_board()
         while True:
             try:
@@ -272,7 +283,6 @@ class TableLoop:
                     answer = "y"
                 if answer in ("y", "yes"):
                     break
-        self.goodbye()
 
     def turn(self) -> None:
         """One prompt: the script's next statement, an option, or free play at the script's end."""
