@@ -79,6 +79,28 @@ def env() -> dict[str, str]:
                 PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1", COLUMNS="300", LINES="40")
 
 
+class Scripted:
+    """The table's calls answered in advance, in order, each checked against the kind of ask it answers
+    (anything else: None, as `EngineCalls` answers)."""
+
+    def __init__(self, answers=()):
+        self.answers = list(answers)
+        self.asked: list = []
+
+    def __call__(self, ask):
+        self.asked.append(ask)
+        if self.answers and isinstance(ask, self.answers[0][0]):
+            return self.answers.pop(0)[1]
+        return None
+
+
+def final_events(table) -> list[dict]:
+    """A table's events so far, closed with the `final` event: what `drama run` of its journal gives."""
+    trial = table.session.fork()
+    trial.finish()
+    return trial.events
+
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r")
 
 

@@ -27,7 +27,7 @@ import threading
 from dataclasses import dataclass
 
 from ..terminal import printable
-from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
+from .asks import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 
 _WAKE = "\x00wake"
 
