@@ -1,31 +1,34 @@
-"""Benchmark `drama odds`: 10 dice against 10 dice, after start-up, and side by side with icepool.
+"""Benchmark `drama odds`, before (6fa1b91) and after, in one run: 10 dice against 10, and a joint side of 10+10 dice against 10.
 
-    python benchmarks/odds.py                 # 10 against 10, 5 fresh processes
+    python benchmarks/odds.py                 # both questions, both trees, 5 fresh processes each
     python benchmarks/odds.py --dice 6 --runs 3
-    python benchmarks/odds.py --no-icepool
+    python benchmarks/odds.py --no-before --no-icepool
 
-Each measurement of `drama odds` runs in a fresh Python process, which reports:
+The tree before is a temporary git worktree of 6fa1b91 (benchmarks/baseline.py);
+the two trees alternate. Each measurement runs in a fresh Python process, which
+reports:
 
 - start-up: importing the command and the package, loading the scenario, and
-  the parser's first parse (Lark's cached grammar);
+  the parser's first parse;
 - first call: what `dsl.odds.odds(...)` does, once, in that fresh process:
   reading the action and the defence (the parser), planning the exchange
-  (the interpreter and the engine), counting; the figure the goal is about;
-- again: the same call repeated with the pools' caches cleared (median of 20);
-- counting: `dsl.odds.compute` alone (median of 20, caches cleared).
+  (the interpreter and the engine), counting; the figure the goal is about
+  (issue 28: a joint side of 10+10 dice against 10 within 50 ms);
+- again: the same call repeated with the counting's caches cleared (median).
 
 Then the whole command, `python -m dsl odds ...`, is timed as a process.
 
-icepool computes the same opposed pools: win, tie and lose, and the
-distribution of what each party loses (ties half to each side). It is timed
-two ways: the plain way (`icepool.map` over both pools' (sum, ones, high dice)
-outcomes), and a leaner way that maps each party's loss over only what it
+icepool computes the same opposed pools (one party a side): win, tie and lose,
+and the distribution of what each party loses (ties half to each side). It is
+timed two ways: the plain way (`icepool.map` over both pools' (sum, ones, high
+dice) outcomes), and a leaner way that maps each party's loss over only what it
 depends on. Both are checked to give exactly the fractions `drama odds` gives.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -37,12 +40,19 @@ from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from baseline import BASE, base_tree, environment, load_average  # noqa: E402
 
 SETTING = "name: Bench\nround: 6 seconds\ndice: {sides: 6, high: 6}\nties: vote\n"
 CAST = """\
 parties:
   Titan:
     name: the Titan
+    quintessence: 10
+    traits: {Might: 10}
+  Giant:
+    name: the Giant
     quintessence: 10
     traits: {Might: 10}
   Colossus:
@@ -61,64 +71,81 @@ def write_scenario(folder: Path) -> Path:
     return path
 
 
-def texts(dice: int) -> tuple[str, str]:
+def texts(dice: int, joint: bool = False) -> tuple[str, str]:
+    """The action and the defence: the Titan alone, or the Titan and the Giant together (R10)."""
+    if joint:
+        return (f"Titan & Giant smash -> Colossus\n  Titan with Might, roll {dice}\n  Giant with Might, roll {dice}",
+                f"Colossus defends with Bulk, roll {dice}")
     return (f"Titan smash -> Colossus with Might, roll {dice}", f"Colossus defends with Bulk, roll {dice}")
 
 
-# the part that runs in a fresh process
+# the part that runs in a fresh process, with either tree's package
 CHILD = r"""
 import json, statistics, sys, time
 t0 = time.perf_counter()
-import dsl.cli.odds, dsl.odds
-from dsl import load
-from dsl.syntax import nodes
-from dsl.syntax import parse
-from dsl.odds import compute, odds, plan_exchange, pool_distribution, read_statement, tie_rule, _sums
+import dsl.cli, dsl.odds
+from dsl import load, parse
+from dsl.odds import odds
 scenario = load(sys.argv[1])
 parse("round\n", "<warm-up>")
 t1 = time.perf_counter()
-# the first call, step by step: what odds() does
-action = read_statement(sys.argv[2], "<action>", nodes.Action, "aggressive action")
-defence = read_statement(sys.argv[3], "<defence>", nodes.Defence, "defence")
+odds(scenario, sys.argv[2], [sys.argv[3]])
 t2 = time.perf_counter()
-plan = plan_exchange(scenario, action, [defence])
-t3 = time.perf_counter()
-compute(plan, tie_rule(scenario.setting.ties))
-t4 = time.perf_counter()
-again, counting = [], []
-for _ in range(20):
-    pool_distribution.cache_clear(); _sums.cache_clear()
+
+def clear():                  # the counting's caches (not the parser's)
+    for name, module in list(sys.modules.items()):
+        if name in ("dsl.odds", "dsl.pools"):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+again = []
+for _ in range(int(sys.argv[4])):
+    clear()
     t = time.perf_counter(); odds(scenario, sys.argv[2], [sys.argv[3]]); again.append(time.perf_counter() - t)
-    pool_distribution.cache_clear(); _sums.cache_clear()
-    t = time.perf_counter(); compute(plan, "half"); counting.append(time.perf_counter() - t)
-print(json.dumps({"startup": t1 - t0, "first": t4 - t1, "read": t2 - t1, "plan": t3 - t2, "count": t4 - t3,
-                  "again": statistics.median(again), "counting": statistics.median(counting)}))
+print(json.dumps({"startup": t1 - t0, "first": t2 - t1, "again": statistics.median(again)}))
 """
 
 
-def measure_drama(scenario: Path, dice: int, runs: int) -> dict:
-    action, defence = texts(dice)
-    rows = []
-    for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", CHILD, str(scenario), action, defence],
-                             capture_output=True, text=True, check=True, cwd=ROOT)
-        rows.append(json.loads(out.stdout))
-    process = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "dsl", "odds", str(scenario), action, "--defence", defence],
-                       capture_output=True, check=True, cwd=ROOT)
-        process.append(time.perf_counter() - t)
+def measure(tree: Path, scenario: Path, dice: int, joint: bool, again: int) -> dict:
+    """One fresh process of `tree`'s package: start-up, first call, again."""
+    action, defence = texts(dice, joint)
+    out = subprocess.run([sys.executable, "-c", CHILD, str(scenario), action, defence, str(again)],
+                         capture_output=True, text=True, check=True, cwd=tree, env=environment(tree))
+    return json.loads(out.stdout)
+
+
+def command(tree: Path, scenario: Path, dice: int, joint: bool) -> float:
+    """The whole `drama odds` as a process."""
+    action, defence = texts(dice, joint)
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "dsl", "odds", str(scenario), action, "--defence", defence],
+                   capture_output=True, check=True, cwd=tree, env=environment(tree))
+    return time.perf_counter() - began
+
+
+def compare(trees: dict[str, Path], scenario: Path, dice: int, runs: int) -> dict:
+    """Both questions, in every tree, alternating; medians of `runs` fresh processes."""
+    rows: dict = {}
+    for joint in (False, True):
+        samples = {name: [] for name in trees}
+        processes = {name: [] for name in trees}
+        for _ in range(runs):
+            for name, tree in trees.items():
+                samples[name].append(measure(tree, scenario, dice, joint, 3))
+                processes[name].append(command(tree, scenario, dice, joint))
+        for name in trees:
+            summary = {key: statistics.median(r[key] for r in samples[name]) for key in samples[name][0]}
+            summary["first_max"] = max(r["first"] for r in samples[name])
+            summary["process"] = statistics.median(processes[name])
+            rows[(joint, name)] = summary
     bare = []
     for _ in range(runs):
-        t = time.perf_counter()
+        began = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
-        bare.append(time.perf_counter() - t)
-    summary = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-    summary["first_max"] = max(r["first"] for r in rows)
-    summary["process"] = statistics.median(process)
-    summary["python"] = statistics.median(bare)
-    return summary
+        bare.append(time.perf_counter() - began)
+    rows["python"] = statistics.median(bare)
+    return rows
 
 
 def icepool_plain(dice: int, available: tuple[int, int]):
@@ -191,8 +218,10 @@ def same_as_drama(scenario: Path, dice: int, computed) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dice", type=int, default=10, help="dice on each side (default 10)")
+    parser.add_argument("--dice", type=int, default=10, help="dice on each side, and on each party of the joint side "
+                                                            "(default 10)")
     parser.add_argument("--runs", type=int, default=5, help="fresh processes to measure (default 5)")
+    parser.add_argument("--no-before", action="store_true", help=f"measure this tree only, not {BASE}")
     parser.add_argument("--no-icepool", action="store_true", help="skip the side by side with icepool")
     parser.add_argument("--icepool", choices=["plain", "lean"], help=argparse.SUPPRESS)
     parser.add_argument("--scenario", type=Path, help=argparse.SUPPRESS)
@@ -200,21 +229,27 @@ def main() -> None:
     if args.icepool:
         icepool_child(args.icepool, args.dice, args.scenario)
         return
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         scenario = write_scenario(Path(folder))
-        action, defence = texts(args.dice)
-        print(f"drama odds SCENARIO {json.dumps(action)} --defence {json.dumps(defence)}")
-        ours = measure_drama(scenario, args.dice, args.runs)
-        print(f"  start-up (imports, scenario, grammar):  {ours['startup'] * 1000:8.1f} ms")
-        print(f"  first call, fresh process:              {ours['first'] * 1000:8.1f} ms"
-              f"  (slowest of {args.runs}: {ours['first_max'] * 1000:.1f} ms)")
-        print(f"    reading the texts (parser):           {ours['read'] * 1000:8.1f} ms")
-        print(f"    planning (interpreter and engine):    {ours['plan'] * 1000:8.1f} ms")
-        print(f"    counting:                             {ours['count'] * 1000:8.1f} ms")
-        print(f"  again, caches cleared:                  {ours['again'] * 1000:8.1f} ms")
-        print(f"  counting alone (dsl.odds.compute):      {ours['counting'] * 1000:8.1f} ms")
-        print(f"  whole command as a process:             {ours['process'] * 1000:8.1f} ms"
-              f"  (python doing nothing: {ours['python'] * 1000:.1f} ms)")
+        trees = {"after": ROOT}
+        if not args.no_before:
+            trees = {"before": stack.enter_context(base_tree()), "after": ROOT}
+        print(f"drama odds, {args.runs} fresh processes each, the trees alternating "
+              f"(before: {BASE}, after: this tree); {load_average()} at the start")
+        rows = compare(trees, scenario, args.dice, args.runs)
+        for joint in (False, True):
+            action, defence = texts(args.dice, joint)
+            print(f"\ndrama odds SCENARIO {json.dumps(action)} --defence {json.dumps(defence)}")
+            print(f"  {'':44}" + "".join(f"{name:>12}" for name in trees) + ("       ratio" if len(trees) > 1 else ""))
+            for key, label in (("startup", "start-up (imports, scenario, grammar)"),
+                               ("first", "first call, fresh process (the goal)"),
+                               ("first_max", f"  slowest first call of {args.runs}"),
+                               ("again", "again, caches cleared"),
+                               ("process", "whole command as a process")):
+                figures = [rows[(joint, name)][key] for name in trees]
+                ratio = f"{figures[0] / figures[-1]:11.1f}x" if len(figures) > 1 else ""
+                print(f"  {label:44}" + "".join(f"{f * 1000:9.1f} ms" for f in figures) + ratio)
+        print(f"\n  python doing nothing: {rows['python'] * 1000:.1f} ms; {load_average()} at the end")
         if args.no_icepool:
             return
         try:
@@ -222,15 +257,16 @@ def main() -> None:
         except ImportError:
             print("icepool is not installed: pip install -e '.[test]'")
             return
-        print(f"icepool {icepool.__version__}, the same opposed pools (win/tie/lose, each party's loss), "
-              "each in a fresh process")
+        first = rows[(False, "after")]
+        print(f"icepool {icepool.__version__}, the same opposed pools as the first question (win/tie/lose, "
+              "each party's loss), each in a fresh process")
         for name in ("plain", "lean"):
             out = subprocess.run([sys.executable, __file__, "--icepool", name, "--dice", str(args.dice),
                                   "--scenario", str(scenario)], capture_output=True, text=True, check=True)
             row = json.loads(out.stdout)
             seconds = row["seconds"]
             print(f"  icepool {name + ':':<6} {seconds * 1000:10.1f} ms   "
-                  f"{seconds / ours['first']:6.0f} x the first call, {seconds / ours['again']:6.0f} x again"
+                  f"{seconds / first['first']:6.0f} x the first call, {seconds / first['again']:6.0f} x again"
                   f"   same fractions: {'yes' if row['agree'] else 'NO'}")
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from math import comb
 from typing import Mapping, Sequence
 
+from .frozen import frozen
 from .engine import formulas
+from .pools import SideCounts, field_bits, pool_distribution, side_outcomes, unpack  # noqa: F401  (pool_distribution: the API of a pool's counts)
 from .syntax import nodes as n
 from .errors import DramaError, Position, did_you_mean, one_of
 from .interpreter import Interpreter
@@ -24,7 +23,7 @@ ACTION_FILE = "<action>"
 
 # ------------------------------------------------------------------ what is rolled
 
-@dataclass(frozen=True)
+@frozen
 class Pool:
     """One party's part in a side, as the engine planned it (R2, R3, R10)."""
 
@@ -42,7 +41,7 @@ class Pool:
     available: int            # quintessence it can lose, after spending (R4, R6)
 
 
-@dataclass(frozen=True)
+@frozen
 class SidePlan:
     """A side of the exchange: the acting side, a target's side, or the GM's target number."""
 
@@ -56,7 +55,7 @@ class SidePlan:
         return not self.pools
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """One exchange, ready to count: its sides, what was spent, and the dice."""
 
@@ -75,7 +74,7 @@ class Plan:
 
 # ------------------------------------------------------------------ results
 
-@dataclass(frozen=True)
+@frozen
 class Chance:
     """`count` of `total` equally weighted outcomes."""
 
@@ -91,7 +90,7 @@ class Chance:
         return self.count / self.total
 
 
-@dataclass(frozen=True)
+@frozen
 class ComparisonOdds:
     """The chances of one comparison (R5, R8): the action against one target."""
 
@@ -105,7 +104,7 @@ class ComparisonOdds:
     defender_double: Chance   # the defending side wins double (never the GM)
 
 
-@dataclass(frozen=True)
+@frozen
 class LossTable:
     """How much quintessence a party (or a side) loses: `counts[k]` of `total` lose k (R6)."""
 
@@ -123,7 +122,7 @@ class LossTable:
         return Fraction(sum(k * c for k, c in enumerate(self.counts)), self.total)
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """Everything `drama odds` reports about one exchange."""
 
@@ -252,96 +251,19 @@ def odds(scenario, action: str, defences: Sequence[str] = (), *, tie: str | None
 
 # ------------------------------------------------------------------ counting
 
-@lru_cache(maxsize=None)
-def _sums(count: int, low: int, high: int) -> tuple[int, ...]:
-    """How many ways `count` dice with faces low..high make each sum, from count * low up."""
-    if count == 0 or low > high:
-        return (1,) if count == 0 else ()
-    faces = high - low + 1
-    ways = [1]
-    for _ in range(count):
-        # a sliding window over the previous row: each new sum is the total of `faces` old ones
-        out = [0] * (len(ways) + faces - 1)
-        running = 0
-        for i in range(len(out)):
-            if i < len(ways):
-                running += ways[i]
-            if i >= faces:
-                running -= ways[i - faces]
-            out[i] = running
-        ways = out
-    return tuple(ways)
-
-
-@lru_cache(maxsize=None)
-def pool_distribution(dice: int, sides: int = 6, high: int = 6) -> dict[tuple[int, int, int], int]:
-    """How many of the sides**dice rolls of `dice` dice give each (sum, ones, high dice) (R1).
-
-    A roll with o ones, h high dice and m other dice is counted as the ways to
-    choose which dice they are, times the ways the m middle dice (2..high-1) and
-    the h high dice (high..sides) make their sums."""
-    out: dict[tuple[int, int, int], int] = {}
-    middle_faces = high - 2
-    for ones in range(dice + 1):
-        for highs in range(dice - ones + 1):
-            middle = dice - ones - highs
-            if middle and not middle_faces:
-                continue
-            choose = comb(dice, ones) * comb(dice - ones, highs)
-            mid, top = _sums(middle, 2, high - 1), _sums(highs, high, sides)
-            base = ones + 2 * middle + high * highs
-            if len(top) == 1:
-                ways = [choose * w for w in mid]
-            else:
-                ways = [0] * (len(mid) + len(top) - 1)
-                for i, a in enumerate(mid):
-                    for j, b in enumerate(top):
-                        ways[i + j] += a * b
-                ways = [choose * w for w in ways]
-            for offset, w in enumerate(ways):
-                if w:
-                    out[(base + offset, ones, highs)] = w
-    return out
-
-
-def _side_states(side: SidePlan, sides: int, high: int) -> dict[tuple[int, int, tuple[int, ...]], int]:
-    """The side's outcomes: (value, the side's high dice, each party's ones) -> ways (R2, R6, R10)."""
-    given_highs = sum(1 for p in side.pools for d in p.given if d >= high)
-    if len(side.pools) == 1:
-        (pool,) = side.pools
-        value, ones = side.value, pool.given.count(1)
-        return {(value + s, given_highs + h, (ones + o,)): w
-                for (s, o, h), w in pool_distribution(pool.dice, sides, high).items()}
-    states = {(side.value, given_highs, ()): 1}
-    for pool in side.pools:
-        given_ones = pool.given.count(1)
-        merged: dict = {}
-        for (value, highs, ones), ways in states.items():
-            for (s, o, h), w in pool_distribution(pool.dice, sides, high).items():
-                key = (value + s, highs + h, ones + (given_ones + o,))
-                merged[key] = merged.get(key, 0) + ways * w
-        states = merged
-    return states
+def _side_outcomes(side: SidePlan, sides: int, high: int) -> SideCounts:
+    """The side's outcomes by value: by its high dice, and by each party's ones (R2, R6, R10)."""
+    return side_outcomes(side.value, [(p.dice, p.given, p.available) for p in side.pools], sides, high)
 
 
 class _Cumulative:
     """A side's outcomes by value, with running totals, for counting what beats a
-    value; and by value and each party's ones (`rows`), for what the side loses."""
+    value; and by value and each party's ones (`counts.ones`), for what the side loses."""
 
-    def __init__(self, states: dict[tuple[int, int, tuple[int, ...]], int]):
-        by_value: dict[int, dict[int, int]] = {}
-        self.rows: dict[int, dict[tuple[int, ...], int]] = {}
-        top = 0
-        for (value, highs, ones), ways in states.items():
-            row = by_value.get(value)
-            if row is None:
-                row = by_value[value] = {}
-                self.rows[value] = {}
-            row[highs] = row.get(highs, 0) + ways
-            rows = self.rows[value]
-            rows[ones] = rows.get(ones, 0) + ways
-            if highs > top:
-                top = highs
+    def __init__(self, counts: SideCounts):
+        self.counts = counts
+        by_value = counts.highs
+        top = max((h for row in by_value.values() for h in row), default=0)
         self.values = sorted(by_value)
         self.count = {v: sum(row.values()) for v, row in by_value.items()}
         self.prefix = [0]                     # prefix[i]: outcomes of the i lowest values
@@ -388,12 +310,10 @@ def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     return out
 
 
-def _spread(available: Sequence[int], ones: Sequence[int], owed: int) -> list[int]:
-    """What each party of a side loses (R6, R10): its own ones first, then the
-    side's loss falls on the lead first, then the next, as the engine's `_spread`
-    does; a party never loses more than it has."""
-    firsts = [min(have, rolled) for have, rolled in zip(available, ones)]
-    lefts = [have - first for have, first in zip(available, firsts)]
+def _spread(firsts: Sequence[int], lefts: Sequence[int], owed: int) -> list[int]:
+    """What each party of a side loses (R6, R10): its own ones first (`firsts`, no
+    more than it has), then the side's loss falls on the lead first, then the
+    next, as the engine's `_spread` does, out of what each has left (`lefts`)."""
     return [first + min(take, left) for first, take, left in zip(firsts, formulas.lead_first(lefts, owed), lefts)]
 
 
@@ -401,65 +321,61 @@ class _Tally:
     """Loss counts for the parties of one side and for the side as a whole.
 
     What a side owes, for one value of the side, is packed into one Python
-    integer (a polynomial: the count of owing k in the k-th digit), so that
+    integer (a polynomial: the count of owing k in the k-th field), so that
     adding up over values is integer arithmetic. A side of one party loses
     min(available, ones + owed): its ones are packed too, and multiplying the
     two polynomials adds ones and owed. A side of several parties keeps one
-    polynomial per combination of its parties' ones, spread at the end."""
+    polynomial per combination of its parties' ones (`SideCounts.ones`), spread
+    over the parties at the end (R6, R10)."""
 
-    def __init__(self, side: SidePlan, total: int):
+    def __init__(self, side: SidePlan, counts: SideCounts, total: int):
         self.side = side
+        self.counts = counts
         self.available = [p.available for p in side.pools]
         self.total = total
-        self.bits = total.bit_length() + 1          # room for any sum of counts
+        self.bits = field_bits(total)                       # room for any sum of counts
         self.single = len(side.pools) == 1
-        self.packed = 0                              # one party: losses before the cap
-        self.by_ones: dict[tuple[int, ...], int] = {}  # several: what is owed, by each party's ones
+        self.packed = 0                                     # one party: ones and owed, before the cap
+        self.by_ones: dict[tuple[int, ...], int] = {}      # several: what is owed, by each party's ones
 
-    def add(self, rows: dict[tuple[int, ...], int], owed: dict[int, int]) -> None:
-        """Outcomes of one value of the side: `rows` (each party's ones -> ways)
-        against `owed` (what the side owes beyond its ones -> ways)."""
+    def add(self, value: int, owed: dict[int, int]) -> None:
+        """The side's rolls of `value` against `owed` (what it owes beyond its ones -> ways)."""
         bits = self.bits
         debt = 0
         for amount, ways in owed.items():
             debt += ways << (bits * amount)
-        if self.single:
+        if self.single:        # its ones packed too: the product adds ones and owed
             ones = 0
-            for (rolled,), ways in rows.items():
+            for (rolled,), ways in self.counts.ones[value].items():
                 ones += ways << (bits * rolled)
             self.packed += ones * debt
             return
         by_ones = self.by_ones
-        for ones, ways in rows.items():
+        for ones, ways in self.counts.ones[value].items():
             by_ones[ones] = by_ones.get(ones, 0) + ways * debt
 
-    def _digits(self, packed: int):
-        """(k, count) for each digit of a packed polynomial."""
-        mask, bits, k = (1 << self.bits) - 1, self.bits, 0
-        while packed:
-            if packed & mask:
-                yield k, packed & mask
-            packed >>= bits
-            k += 1
-
     def tables(self) -> tuple[list[LossTable], LossTable | None]:
-        side = self.side
-        counts = [[0] * (a + 1) for a in self.available]
-        whole = [0] * (sum(self.available) + 1)
-        if self.single:
-            for lost, ways in self._digits(self.packed):
-                counts[0][min(self.available[0], lost)] += ways
+        side, available = self.side, self.available
+        counts = [[0] * (a + 1) for a in available]
+        whole = [0] * (sum(available) + 1)
+        single = self.single
+        if single:                                          # min(available, ones + owed)
+            have, row = available[0], counts[0]
+            for lost, ways in unpack(self.packed, self.bits):
+                row[lost if lost < have else have] += ways
         for ones, packed in self.by_ones.items():
-            for amount, ways in self._digits(packed):
-                lost = _spread(self.available, ones, amount)
+            firsts = [min(have, rolled) for have, rolled in zip(available, ones)]
+            lefts = [have - first for have, first in zip(available, firsts)]
+            for amount, ways in unpack(packed, self.bits):
+                lost = _spread(firsts, lefts, amount)
                 for row, k in zip(counts, lost):
                     row[k] += ways
                 whole[sum(lost)] += ways
         parties = [LossTable(pool.party, (pool.party,), pool.available, tuple(row), self.total)
                    for pool, row in zip(side.pools, counts)]
-        if self.single:
+        if single:
             return parties, None
-        return parties, LossTable(side.name, tuple(p.party for p in side.pools), sum(self.available),
+        return parties, LossTable(side.name, tuple(p.party for p in side.pools), sum(available),
                                   tuple(whole), self.total)
 
 
@@ -477,8 +393,8 @@ def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], 
     # every outcome weighs `weight`; a tie gives `to_actor` of it to the actor, the rest to the defender
     weight, to_actor = {"actor": (1, 1), "defender": (1, 0), "half": (2, 1)}[tie]
     to_defender = weight - to_actor
-    a_cum = _Cumulative(_side_states(plan.attacker, sides, high))
-    t_cums = [_Cumulative(_side_states(t, sides, high)) for t in plan.targets]
+    a_cum = _Cumulative(_side_outcomes(plan.attacker, sides, high))
+    t_cums = [_Cumulative(_side_outcomes(t, sides, high)) for t in plan.targets]
 
     comparisons = []
     for target, cum in zip(plan.targets, t_cums):
@@ -499,21 +415,21 @@ def compute(plan: Plan, tie: str = "half") -> tuple[tuple[ComparisonOdds, ...], 
             Chance(double, total), Chance(against, total)))
 
     # the acting side: its ones, and what it owes for each comparison it loses
-    tallies = [_Tally(plan.attacker, a_cum.total * _product(weight * c.total for c in t_cums))]
-    for value, rows in a_cum.rows.items():
+    tallies = [_Tally(plan.attacker, a_cum.counts, a_cum.total * _product(weight * c.total for c in t_cums))]
+    for value in a_cum.counts.ones:
         owed = {0: 1}
         for target, cum in zip(plan.targets, t_cums):
             step = {0: weight * cum.total} if target.is_gm else cum.owed(value, to_defender, weight)
             owed = _convolve(owed, step)
-        tallies[0].add(rows, owed)
+        tallies[0].add(value, owed)
 
     # each target's side: its ones, and what it owes when the action beats it
     for target, cum in zip(plan.targets, t_cums):
         if target.is_gm:
             continue
-        tally = _Tally(target, weight * a_cum.total * cum.total)
-        for value, rows in cum.rows.items():
-            tally.add(rows, a_cum.owed(value, to_actor, weight))
+        tally = _Tally(target, cum.counts, weight * a_cum.total * cum.total)
+        for value in cum.counts.ones:
+            tally.add(value, a_cum.owed(value, to_actor, weight))
         tallies.append(tally)
 
     parties: list[LossTable] = []

@@ -31,7 +31,7 @@ dice: {sides: 6, high: 6}
 ties: vote
 """
 
-# the Emberfall cast, the goblins with a `defend` move, and two giants for ten dice a side
+# the Emberfall cast, the goblins with a `defend` move, and three giants for ten dice a party
 CAST = EMBERFALL_CAST.replace("    treasures: {Rusty Spears: 1}\n",
                               "    treasures: {Rusty Spears: 1}\n    moves:\n      defend: Numbers + Rusty Spears\n") + """\
   Titan:
@@ -39,6 +39,10 @@ CAST = EMBERFALL_CAST.replace("    treasures: {Rusty Spears: 1}\n",
     quintessence: 10
     traits: {Might: 10}
     treasures: {Club: 1}
+  Giant:
+    name: the Giant
+    quintessence: 10
+    traits: {Might: 10}
   Colossus:
     name: the Colossus
     quintessence: 12
@@ -214,6 +218,81 @@ def test_ten_dice_against_ten_dice_agree_with_icepool_on_the_comparison(tmp_path
     assert c.tie.fraction == Fraction(tie, total)
     assert c.lose.fraction == 1 - Fraction(win + tie, total)
     assert c.win.fraction == c.lose.fraction         # equal pools: as likely to win as to lose
+
+
+JOINT = "Titan & Giant smash -> Colossus\n  Titan with Might, roll {}\n  Giant with Might, roll {}"
+
+
+@needs_icepool
+@pytest.mark.parametrize("tie", ["half", "actor"])
+def test_R10_a_joint_side_agrees_with_icepool_on_every_chance(tmp_path, tie):
+    """A joint side (R10): its dice add to the lead's trait alone, each party loses its
+    own ones, and what the side owes falls on the lead first, then the next, a party
+    never losing more than it has. Written from the rules as plainly as possible and
+    computed by icepool over every (sum, ones, high dice) of the three pools."""
+    result = odds(loaded(tmp_path), JOINT.format(3, 2), ["Colossus defends with Bulk, roll 3"], tie=tie,
+                  state={"Titan": 3, "Giant": 3})
+    available = {"Titan": 3, "Giant": 3, "Colossus": 12}
+
+    def play(titan, giant, colossus):
+        attacking, defending = 10 + titan[0] + giant[0], 10 + colossus[0]
+
+        def outcome(attacker_won: bool):
+            owed = 1 + (titan[2] + giant[2] if attacker_won else colossus[2])       # R6
+            ones = {"Titan": min(available["Titan"], titan[1]), "Giant": min(available["Giant"], giant[1])}
+            lost = dict(ones)
+            if not attacker_won:                                                   # R10: the lead first
+                lead = min(owed, available["Titan"] - ones["Titan"])
+                lost["Titan"] += lead
+                lost["Giant"] += min(owed - lead, available["Giant"] - ones["Giant"])
+            colossus_lost = min(available["Colossus"], colossus[1] + (owed if attacker_won else 0))
+            return (lost["Titan"], lost["Giant"], lost["Titan"] + lost["Giant"], colossus_lost,
+                    "win" if attacking > defending else "lose" if attacking < defending else "tie",
+                    attacking > defending and attacking >= 2 * defending,           # R8
+                    defending > attacking and defending >= 2 * attacking)
+        if attacking != defending:
+            return outcome(attacking > defending)
+        if tie == "actor":
+            return outcome(True)
+        return icepool.Die([outcome(True), outcome(False)])                     # half to each
+
+    theirs = icepool.map(play, ice_pool(3), ice_pool(2), ice_pool(3))
+    total = theirs.denominator()
+
+    def chance(test) -> Fraction:
+        return Fraction(sum(q for outcome, q in theirs.items() if test(outcome)), total)
+
+    (c,) = result.comparisons
+    for name in ("win", "tie", "lose"):
+        assert getattr(c, name).fraction == chance(lambda o: o[4] == name), name
+    assert c.attacker_double.fraction == chance(lambda o: o[5])
+    assert c.defender_double.fraction == chance(lambda o: o[6])
+    tables = {t.name: t for t in (*result.parties, *result.sides)}
+    assert set(tables) == {"Titan", "Giant", "Colossus", "Titan & Giant"}
+    for index, name in enumerate(("Titan", "Giant", "Titan & Giant", "Colossus")):
+        for k in range(len(tables[name].counts) + 1):
+            assert tables[name].chance(k).fraction == chance(lambda o: o[index] == k), (name, k)
+
+
+@needs_icepool
+def test_R10_ten_and_ten_dice_against_ten_agree_with_icepool_on_the_comparison(tmp_path):
+    """A joint side of 10+10 dice against 10 (issue 28): the side's 20 dice add, so its
+    value is 10 + 20d6 against 10 + 10d6; win, tie, lose and both double wins to the
+    last digit, and every loss table sums to all the rolls."""
+    result = odds(loaded(tmp_path), JOINT.format(10, 10), ["Colossus defends with Bulk, roll 10"])
+    (c,) = result.comparisons
+    a, d = 10 + 20 @ icepool.d6, 10 + 10 @ icepool.d6
+    total = a.denominator() * d.denominator()
+    pairs = [(va, vd, qa * qd) for va, qa in a.items() for vd, qd in d.items()]
+    assert c.win.fraction == Fraction(sum(q for va, vd, q in pairs if va > vd), total)
+    assert c.tie.fraction == Fraction(sum(q for va, vd, q in pairs if va == vd), total)
+    assert c.lose.fraction == Fraction(sum(q for va, vd, q in pairs if va < vd), total)
+    assert c.attacker_double.fraction == Fraction(sum(q for va, vd, q in pairs if va > vd and va >= 2 * vd), total)
+    assert c.defender_double.fraction == Fraction(sum(q for va, vd, q in pairs if vd > va and vd >= 2 * va), total)
+    assert result.plan.rolls == 6 ** 30
+    for table in (*result.parties, *result.sides):
+        assert sum(table.counts) == table.total, table.name
+        assert len(table.counts) == table.available + 1
 
 
 # ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import warnings
 from typing import Any, Iterator
 
@@ -50,6 +51,25 @@ class Context:
 
     def fatal_on_failure(self):
         return _FatalGuard(self)
+
+
+class _Recording:
+    """A context that also notes each report, so that a composed file kept for later
+    (`YamlFile.parse`) gives its errors again, in order, to the next load's context."""
+
+    def __init__(self, ctx: Context, reports: list):
+        self.ctx = ctx
+        self.reports = reports
+
+    def report(self, code: str, message: str, position: Position | None = None, **kwargs) -> None:
+        self.reports.append((code, message, position, kwargs))
+        self.ctx.report(code, message, position, **kwargs)
+
+
+# files composed lately, by (path, text): (the file, its reports, whether it was skipped)
+_COMPOSED: dict[tuple[str, str], tuple["YamlFile", list, bool]] = {}
+_KEEP = 16
+_LOCK = threading.Lock()
 
 
 class _FatalGuard:
@@ -178,9 +198,40 @@ class YamlFile:
 
     @classmethod
     def parse(cls, path: str, text: str, ctx: Context) -> "YamlFile":
-        f = cls(path, text.removeprefix("\ufeff"))
-        f._compose(ctx)
-        return f
+        """The checked file, composed once per path and text: a file read again unchanged
+        (the setting and cast of every `drama check` in the language server, each load of
+        a replay) costs a copy, and gives the same errors again."""
+        key = (path, text)
+        with _LOCK:
+            kept = _COMPOSED.pop(key, None)
+            if kept is not None:
+                _COMPOSED[key] = kept               # (the most recently used is kept longest)
+        if kept is None:
+            f = cls(path, text.removeprefix("\ufeff"))
+            reports: list = []
+            try:
+                f._compose(_Recording(ctx, reports))
+                kept = (f, reports, False)
+            except Skip:
+                kept = (f, reports, True)
+            with _LOCK:
+                while len(_COMPOSED) >= _KEEP:
+                    del _COMPOSED[next(iter(_COMPOSED))]
+                _COMPOSED[key] = kept
+        f, reports, skipped = kept
+        for code, message, position, kwargs in reports:
+            ctx.report(code, message, position, **kwargs)
+        if skipped:
+            raise Skip
+        return f._copy()
+
+    def _copy(self) -> "YamlFile":
+        """A copy for one load: the composed nodes and values are shared (nothing changes
+        them once composed), the set of nodes reported is its own (a load adds to it)."""
+        copy = object.__new__(YamlFile)
+        copy.__dict__.update(self.__dict__)
+        copy.bad = set(self.bad)
+        return copy
 
     def _compose(self, ctx: Context) -> None:
         deep = _too_deep(self.text)
@@ -203,7 +254,7 @@ class YamlFile:
                 warnings.simplefilter("ignore")
                 self.root = yaml.compose(self.text)
                 self._constructor = yaml.constructor
-                too_big = self._expanded_size()
+                too_big = _expanded_size(self)
                 problems = [] if too_big else self._check_tree()
         except _TooMany as many:
             ctx.report("E522", f"the YAML holds more than {MAX_NODES:,} values as it is written",
@@ -212,7 +263,7 @@ class YamlFile:
                        hint="split the cast into several files (`cast: [a.yaml, b.yaml]`)")
             raise Skip from None
         except YAMLError as exc:
-            failure = self._yaml_error(exc)
+            failure = _yaml_error(self, exc)
         except RecursionError:
             failure = ("the YAML is nested too deeply", Position(self.path, 1, 1))
         except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
@@ -226,34 +277,6 @@ class YamlFile:
             raise Skip
         for code, message, position, kwargs in sorted(problems, key=lambda p: (p[2].line, p[2].column)):
             ctx.report(code, message, position, **kwargs)
-
-    def _yaml_error(self, exc: YAMLError) -> tuple[str, Position]:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None)
-        context = getattr(exc, "context", None)
-        if mark is not None:
-            position = Position(self.path, mark.line + 1, mark.column + 1)
-        elif isinstance(getattr(exc, "position", None), int):
-            # a ReaderError: a character YAML does not allow
-            line, col = _line_col(self.text, exc.position)
-            position = Position(self.path, line, col)
-            char = getattr(exc, "character", None)
-            if isinstance(char, int):
-                char = chr(char)
-            problem = f"the character {char!r} is not allowed in YAML" if char is not None else \
-                str(getattr(exc, "reason", "")) or "a character is not allowed in YAML"
-        else:
-            position = Position(self.path, 1, 1)
-        if not problem:
-            problem = " ".join(str(exc).split()) or "the YAML cannot be read"
-        message = f"invalid YAML: {problem}"
-        context_mark = getattr(exc, "context_mark", None)
-        if context and context_mark is not None and mark is not None and \
-                (context_mark.line, context_mark.column) != (mark.line, mark.column):
-            message += f" ({context} at line {context_mark.line + 1}, column {context_mark.column + 1})"
-        elif context:
-            message += f" ({context})"
-        return message, position
 
     def _check_tree(self) -> list:
         """Tags, scalar values and duplicate keys, for every node; returns the problems."""
@@ -336,35 +359,6 @@ class YamlFile:
             elif isinstance(node, SequenceNode):
                 stack.extend(reversed(node.value))
         return problems
-
-    def _expanded_size(self) -> tuple[str, Position] | None:
-        """The message and position of the first node whose value, every alias and
-        merge expanded, holds more than MAX_VALUES values (or itself); None if none does.
-        Counted once per node, so a bomb of aliases of aliases is found in linear time."""
-        if self.root is None:
-            return None
-        size: dict[int, int] = {}
-        open_: set[int] = set()        # the nodes being counted: an alias back to one is a loop, counted
-        # as one value here (the schema reports a loop where it finds one, E104)
-        stack: list[tuple[Node, bool]] = [(self.root, False)]
-        while stack:
-            node, done = stack.pop()
-            key = id(node)
-            kids = ([k for pair in node.value for k in pair] if isinstance(node, MappingNode) else
-                    list(node.value) if isinstance(node, SequenceNode) else [])
-            if done:
-                open_.discard(key)
-                size[key] = total = 1 + sum(size.get(id(kid), 1) for kid in kids)
-                if total > MAX_VALUES:
-                    return (f"the YAML holds more than {MAX_VALUES:,} values once its aliases and merges are "
-                            f"expanded", self.pos(node))
-                continue
-            if key in size:
-                continue
-            open_.add(key)
-            stack.append((node, True))
-            stack.extend((kid, False) for kid in reversed(kids) if id(kid) not in size and id(kid) not in open_)
-        return None
 
     def _construct(self, node: ScalarNode, tag: str) -> Any:
         if tag == _TIMESTAMP or tag == _MERGE:
@@ -471,6 +465,66 @@ class YamlFile:
 # what a scenario's `setting:`, `cast:` and `script:` may name, after following links
 YAML_SUFFIXES = (".yaml", ".yml")
 SCRIPT_SUFFIXES = (".drama",)
+
+
+def _yaml_error(f: "YamlFile", exc: YAMLError) -> tuple[str, Position]:
+    """The message and position of what ruamel.yaml could not read (E101)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    context = getattr(exc, "context", None)
+    if mark is not None:
+        position = Position(f.path, mark.line + 1, mark.column + 1)
+    elif isinstance(getattr(exc, "position", None), int):
+        # a ReaderError: a character YAML does not allow
+        line, col = _line_col(f.text, exc.position)
+        position = Position(f.path, line, col)
+        char = getattr(exc, "character", None)
+        if isinstance(char, int):
+            char = chr(char)
+        problem = f"the character {char!r} is not allowed in YAML" if char is not None else \
+            str(getattr(exc, "reason", "")) or "a character is not allowed in YAML"
+    else:
+        position = Position(f.path, 1, 1)
+    if not problem:
+        problem = " ".join(str(exc).split()) or "the YAML cannot be read"
+    message = f"invalid YAML: {problem}"
+    context_mark = getattr(exc, "context_mark", None)
+    if context and context_mark is not None and mark is not None and \
+            (context_mark.line, context_mark.column) != (mark.line, mark.column):
+        message += f" ({context} at line {context_mark.line + 1}, column {context_mark.column + 1})"
+    elif context:
+        message += f" ({context})"
+    return message, position
+
+
+def _expanded_size(f: "YamlFile") -> tuple[str, Position] | None:
+    """The message and position of the first node whose value, every alias and
+    merge expanded, holds more than MAX_VALUES values (or itself); None if none does.
+    Counted once per node, so a bomb of aliases of aliases is found in linear time."""
+    if f.root is None:
+        return None
+    size: dict[int, int] = {}
+    open_: set[int] = set()        # the nodes being counted: an alias back to one is a loop, counted
+    # as one value here (the schema reports a loop where it finds one, E104)
+    stack: list[tuple[Node, bool]] = [(f.root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids = ([k for pair in node.value for k in pair] if isinstance(node, MappingNode) else
+                list(node.value) if isinstance(node, SequenceNode) else [])
+        if done:
+            open_.discard(key)
+            size[key] = total = 1 + sum(size.get(id(kid), 1) for kid in kids)
+            if total > MAX_VALUES:
+                return (f"the YAML holds more than {MAX_VALUES:,} values once its aliases and merges are "
+                        f"expanded", f.pos(node))
+            continue
+        if key in size:
+            continue
+        open_.add(key)
+        stack.append((node, True))
+        stack.extend((kid, False) for kid in reversed(kids) if id(kid) not in size and id(kid) not in open_)
+    return None
 
 
 def read_text(path: str, ctx: Context, *, what: str, named_at: Position | None, hint: str | None,

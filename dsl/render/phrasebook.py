@@ -108,14 +108,15 @@ def load(lang: str | os.PathLike | None) -> PhraseBook:
             raise DramaError("E123", f"there is no language '{text}'", expected=one_of(available()),
                              hint=did_you_mean(text, available())
                              or "add a language with a phrase file: see docs/templates.md")
-    return _cached(str(path.resolve()), path.stat().st_mtime_ns)
+    return _cached(str(path.resolve()), path.stat().st_mtime_ns, str(path))
 
 
 _CACHE: dict[tuple[str, int], PhraseBook] = {}
 
 
-def _cached(path: str, mtime: int) -> PhraseBook:
-    key = (path, mtime)
+def _cached(resolved: str, mtime: int, path: str) -> PhraseBook:
+    """The book at `resolved`, read once per version; its errors name it as `path`, as the user gave it."""
+    key = (resolved, mtime)
     if key not in _CACHE:
         _CACHE[key] = _read(path)
     return _CACHE[key]
@@ -208,6 +209,15 @@ def _line_of(raw: str, key: str | None) -> int:
     return 1
 
 
+def _where(raw: str, written: str) -> tuple[int, int]:
+    """The line and column where `written` first appears in the book (1, 1 when it is not found as is)."""
+    for number, line in enumerate(raw.splitlines(), start=1):
+        column = line.find(written)
+        if column >= 0:
+            return number, column + 1
+    return 1, 1
+
+
 def _check(text: Any, outcome: str, path: str, raw: str) -> None:
     """A phrase names only its outcome's roles and the book's words (E125)."""
     if not isinstance(text, str):
@@ -217,16 +227,14 @@ def _check(text: Any, outcome: str, path: str, raw: str) -> None:
     for match in _SLOT.finditer(text):
         name = match.group(1)
         if name not in allowed:
-            line = next((n for n, l in enumerate(raw.splitlines(), 1) if match.group(0) in l), 1)
             raise DramaError("E125", f"the phrase {text!r} of '{outcome}' names {{{name}}}, which '{outcome}' "
-                                     "does not have", position=Position(path, line),
+                                     "does not have", position=Position(path, *_where(raw, match.group(0))),
                              expected=("one of " + ", ".join("{" + a + "}" for a in allowed)) if allowed
                              else "no placeholders", hint=did_you_mean(name, allowed))
     rest = _SLOT.sub("", text)
     if "{" in rest or "}" in rest:
-        line = next((n for n, l in enumerate(raw.splitlines(), 1) if text[:20] in l), 1)
         raise DramaError("E125", f"the phrase {text!r} of '{outcome}' has a brace that is no placeholder",
-                         position=Position(path, line),
+                         position=Position(path, *_where(raw, text[:20])),
                          expected="{ROLE}, {ROLE:full}, {ROLE|form|form}: see docs/templates.md")
 
 
