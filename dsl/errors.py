@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import itertools
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Position:
     """Where something was written: a file, a 1-based line and a 1-based column."""
 

@@ -14,9 +14,9 @@ Errors go to a `Diagnostics` sink that places each one in its file
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+from .frozen import frozen
 from .syntax import nodes as n
 from .checker import check_script, choice_blocks, has_blocks
 from .errors import MAX_COLLECTED, stopped_after, Diagnostics, DramaError
@@ -252,7 +252,7 @@ def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
 # ---------------------------------------------------------------------------
 # a session at the table
 
-@dataclass(frozen=True)
+@frozen
 class PartyOnBoard:
     """One party as the board shows it."""
 
@@ -267,7 +267,7 @@ class PartyOnBoard:
     holding: bool           # let its turn pass, and may act later this round (R9)
 
 
-@dataclass(frozen=True)
+@frozen
 class Board:
     """The state of the table after the statements accepted so far."""
 
@@ -284,7 +284,7 @@ class Board:
         return next(p for p in self.parties if p.id == pid)
 
 
-@dataclass(frozen=True)
+@frozen
 class Snapshot:
     """A session at one moment, as frozen data (`Session.snapshot`): opaque to its users,
     valid for `Session.restore` and `Session.from_snapshot` of the same program, whatever

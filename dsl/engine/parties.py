@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Mapping
 
+from ..frozen import frozen
 from ..durations import Duration
 from ..errors import Position
-from .frozen import frozen
 
 TIE_POLICIES = ("vote", "actor", "defender", "random")
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """Every rule knob of RULES.md, with its default."""
 
@@ -56,7 +56,7 @@ def _frozen(mapping: Mapping | None) -> Mapping:
     return MappingProxyType(dict(mapping or {}))
 
 
-@dataclass(frozen=True)
+@frozen
 class PartySheet:
     """A party as the cast describes it (R17): a character or a group acting as one."""
 

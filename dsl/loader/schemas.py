@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
+from ..frozen import frozen
 from ..engine.parties import TIE_POLICIES, PartySheet, Settings
 from ..errors import Position
 from .fields import SHEET_NAME_FORBIDDEN, Field, Schema  # noqa: F401 - SHEET_NAME_FORBIDDEN is re-exported
@@ -104,7 +105,7 @@ SCENARIO_KEYS = SCENARIO.keys
 
 
 
-@dataclass(frozen=True)
+@frozen
 class ScriptSource:
     """The text of a scenario's script and where it was written.
 
@@ -125,7 +126,7 @@ class ScriptSource:
         return Position(self.file, self.line_offset + line, self.column_offset + column)
 
 
-@dataclass(frozen=True)
+@frozen
 class Scenario:
     """A scenario YAML with everything it names loaded."""
 
