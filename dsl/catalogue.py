@@ -43,6 +43,7 @@ KINDS = {
     "option": "the label of an option of a choice",
     "name": "a party's full name (French: with its article, 'la garde du gué')",
     "short": "a party's name in later mentions",
+    "member": "a member of a group, as the transcript names it ('la vieille Sal')",
     "says": "what a party does, after its name; keep {target}",
     "hit": "the outcome when the move works; keep {target}",
     "miss": "the outcome when the move fails; keep {target}",
@@ -52,6 +53,8 @@ SAID = {"end": "end text", "scene": "scene title", "intent": "quoted intent", "c
         "dictate": "dictated outcome", "choice": "choice label", "option": "option label",
         "says": "words 'says'", "hit": "words 'hit'", "miss": "words 'miss'"}
 # kinds whose words sit inside a sentence of the phrase book: left out when untranslated
+# kinds that may stay as written without a warning: names, and a move (told in the book's own verbs)
+NAMES = ("name", "short", "member", "drama", "move")
 INSIDE = ("intent", "move", "clause", "dictate", "choice", "option", "says", "hit", "miss")
 
 
@@ -166,6 +169,8 @@ def cast_lines(sheets) -> list[Line]:
         out.append(Line("name", sheet.name, where, note, tuple(dict(sheet.names or {}).items())))
         if _source(sheet.short):
             out.append(Line("short", _source(sheet.short), where, note, _given(sheet.short)))
+        for member in sheet.members or ():
+            out.append(Line("member", member, where, f"{note}, a member"))
         for move in sheet.moves:
             if move != "defend" and " " not in move:
                 out.append(Line("move", move, where, note))
@@ -388,6 +393,8 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
             if kind == "action":
                 event["qualifiers"] = [q for q in event.get("qualifiers") or ()
                                        if _clause(event, q, t, out)]
+        elif kind == "member_lost" and event.get("member"):
+            event["member"] = t.get("member", event["member"]) or event["member"]
         elif kind == "choice":
             choice, taken = t.get("choice", event.get("choice")), t.get("option", event.get("taken"))
             if choice is None or taken is None:
@@ -428,6 +435,8 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
         if name:
             names[t.lang] = name
     sheet["names"] = names
+    if sheet.get("members"):
+        sheet["members"] = [t.get("member", m) or m for m in sheet["members"]]
     short = sheet.get("short")
     if short is not None and not (isinstance(short, Mapping) and short.get(t.lang)):
         said = t.get("short", _source(short))
@@ -456,7 +465,7 @@ def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
     path = catalogue_path(scenario_path, t.lang)
     shown = os.path.relpath(path)
     if not t.found:
-        count = sum(line.kind not in ("name", "short", "drama", "move") for line in t.missing.values())
+        count = sum(line.kind not in NAMES for line in t.missing.values())
         if not count:
             return []
         lines = "1 of the writer's lines is" if count == 1 else f"{count} of the writer's lines are"
@@ -465,7 +474,7 @@ def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
                            hint=f"write one: drama strings {scenario_path} --lang {t.lang}")]
     out = []
     for line in t.missing.values():
-        if line.kind in ("name", "short", "drama", "move"):
+        if line.kind in NAMES:
             continue      # a name may stay as written; a move without one is told in the book's own verbs
         what = "told as written" if line.kind not in INSIDE else "left out of the transcript"
         out.append(DramaError("W041", f"no '{t.lang}' translation of the {SAID.get(line.kind, line.kind)} "
@@ -504,7 +513,8 @@ def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=N
         by_id = {s.id: s for s in program.scenario.cast}
         for party in ungendered(parties, lang):
             out.append(DramaError("W040", f"'{party['id']}' has no grammatical gender in '{lang}': its words "
-                                  "will agree as masculine", position=by_id[party["id"]].pos,
+                                  "will agree as masculine where a phrase must agree",
+                                  position=by_id[party["id"]].pos,
                                   expected=f"`grammar: {{{lang}: feminine}}` (or masculine), or she/her or "
                                            "he/him pronouns",
                                   hint="a name's article gives it for a group (`la garde`); a person needs "

@@ -27,6 +27,11 @@ COUNTED = re.compile(r"(?<![\w,.])([1-9])(?:[ \u00a0\u202f])(heures?|minutes?|se
                      r"jours?|journées?|nuits?|mois|ans|an|tours?|manches?|dés?)\b")
 
 
+# any other count from two to nine before a plural noun (`2 pièces d'or` -> `deux pièces d'or`);
+# a score (`5 contre 0`) or a count of dice stays in figures
+PLURAL_COUNT = re.compile(r"(?<![\w,.\u202f])([2-9])((?:[ \u00a0])(?!dés\b)[a-zàâçéèêëîïôûù]+[sx])\b")
+
+
 def vowel_start(word: str) -> bool:
     """Whether a word begins with a vowel sound (a vowel, or a mute h)."""
     if not word:
@@ -94,6 +99,8 @@ def with_names(text: str, names) -> str:
             before, word = join(match.group(1) + " ", name, True)
             return before + word
         text = pattern.sub(one, text)
+        if ", " in name:      # a name with an apposition is closed by a comma: `Vask, le seigneur, éclate de rire`
+            text = re.sub(re.escape(name) + r"(?= [\w«])", lambda m: m.group(0) + ",", text)
     return text
 
 
@@ -134,4 +141,5 @@ def finish(text: str) -> str:
     text = re.sub(r"[ \u00a0\u202f]*»", NNBSP + "»", text)
     text = re.sub(r"(?<=[^\s!?;:])[ \u00a0\u202f]*([;:!?])(?=\s|$|[»)\u202f])", NNBSP + r"\1", text)
     text = COUNTED.sub(_count, text)
+    text = PLURAL_COUNT.sub(lambda m: UNITS[int(m.group(1))] + m.group(2), text)
     return text

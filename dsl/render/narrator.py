@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from .grammar import GENDERED, Form, declared, list_form, name_form, party_form
 from .grammar import join as join_words
 from .phrasebook import PhraseBook, choose_form, slots
+from .verbs import agree as agree_verb
 
 VOWELS = "aeiouAEIOU"
 
@@ -166,8 +167,12 @@ class Narrator:
                 return "they"
         if p.get("pronouns"):
             key = p["pronouns"].split("/")[0]
-            if key == "they" and not p["group"] and "they_person" in self.book.pronouns:
-                return "they_person"       # French: iel, singular
+            if key == "it" and self.lang in GENDERED:
+                # French has no neuter: `it` is il or elle, as the name it goes by (`la rivière ... elle`)
+                said = name_form(str(p.get("short") or p.get("name") or ""), self.lang)
+                return "she" if said is not None and said.gender == "f" else "he"
+            if key == "they" and not p["group"] and self.lang in GENDERED:
+                return None                # French has no settled pronoun for one person who is they: named
             return key
         return "they" if p["group"] else None
 
@@ -263,7 +268,7 @@ class Narrator:
         members = self.standing_members.get(pid) or []
         if alone and p["group"] and len(members) > 1 and mode is None and not start and not self.no_members \
                 and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
-            return self.book.join(members), "members"
+            return Listed(self.book, members), "members"
         return p["short"], "short"
 
     def _pronoun_form(self, ids: tuple[str, ...], index: int, key: str) -> str:
@@ -301,7 +306,7 @@ class Narrator:
                 self.last_form[ids] = "pronoun"
                 return they[0]
         self.last_form[ids] = "list"
-        return self.book.join(self._one(pid, mode, False, False, key)[0] for pid in ids)
+        return Listed(self.book, [self._one(pid, mode, False, False, key)[0] for pid in ids])
 
     # ------------------------------------------------------------ phrases
 
@@ -335,6 +340,23 @@ class Narrator:
                 return True
         return False
 
+    def _unknown_gender(self, text: str, roles: dict) -> bool:
+        """Whether a phrase has a word that agrees in gender (`vaincue`) with a
+        person whose gender nothing gives (W040): an epicene phrase is taken
+        instead where there is one (`ne peut plus continuer`)."""
+        if self.lang not in GENDERED:
+            return False
+        for match, role, mode, forms in slots(text):
+            value = roles.get(role)
+            if not forms or not any(re.match(r"(\w+\.)?[fm]:", f) for f in forms):
+                continue
+            if isinstance(value, Ref) and len(value.ids) == 1 and value.ids[0] in self.party:
+                p = self.party[value.ids[0]]
+                if not p["group"] and not self.form(value, how="pronoun").gender \
+                        and not party_form(p, self.lang).gender:
+                    return True
+        return False
+
     def pick(self, outcome: str, key: str, roles: dict | None = None, **facts: Any) -> str:
         """The most specific phrase of an outcome for the facts, one not used yet
         in the scene if there is one (else the one used longest ago), chosen
@@ -349,7 +371,8 @@ class Narrator:
             return ""
         ordered = [levels[n] for n in sorted(levels, reverse=True)]
         seed = stable_hash(f"{self.seed}:{key}:{outcome}")
-        repeats = (lambda o: self._repeats(o, roles) or self._no_pronoun(o, roles)) if roles \
+        repeats = (lambda o: self._repeats(o, roles) or self._no_pronoun(o, roles)
+                   or self._unknown_gender(o, roles)) if roles \
             else (lambda o: False)
         choice = None
         # a phrase not used yet in the scene and not naming the last subject
@@ -405,7 +428,7 @@ class Narrator:
                         and not "".join(out).strip():
                     subject = target.ids
                     named.update(target.ids)
-                out.append(self._words_in(value, key, roles, forms_used, not "".join(out).strip()))
+                out.append(self._words_in(value, key, roles, forms_used, not "".join(out).strip(), words_used))
                 continue
             start = not "".join(out).strip()
             # a group named by its members never right after a comma (`Facing Wick, the baker, ...`)
@@ -419,7 +442,7 @@ class Narrator:
                 named.update(value.ids)
                 apposition = len(value.ids) == 1 and ", " in words and forms_used[role] in ("full", "short")
             if out:       # where the words meet, as the language joins them (`de le jury` -> `du jury`)
-                out[-1], words = join_words(self.lang, out[-1], words, isinstance(value, Ref))
+                out[-1], words = self.meet(out[-1], words, isinstance(value, Ref))
             out.append(words)
         rest = text[at:]
         out.append(("," + rest) if apposition and re.match(r" \w", rest) else rest)
@@ -432,7 +455,8 @@ class Narrator:
                                      and isinstance(roles.get(first[1]), Ref))
         return "".join(out).strip()
 
-    def _words_in(self, value: "Words", key: str, roles: dict, forms_used: dict, at_start: bool = False) -> str:
+    def _words_in(self, value: "Words", key: str, roles: dict, forms_used: dict, at_start: bool = False,
+                  words_used: dict | None = None) -> str:
         """The writer's words inside a phrase: `{target}` named like a role, and
         the verb agreeing with the role the words follow (`agree`) or, when they
         begin with `{target}`, with the target."""
@@ -445,6 +469,12 @@ class Narrator:
             count = self.count(roles.get(value.agree), forms_used.get(value.agree))
             if book.plural(count) != "one":
                 text = english_plural(text)
+        elif value.agree and self.lang in GENDERED and isinstance(roles.get(value.agree), Ref):
+            # French: the writer's verb agrees with its subject as it was just named (verbs.py)
+            how = forms_used.get(value.agree)
+            form = self.form(roles[value.agree], (words_used or {}).get(value.agree),
+                             how if how in ("pronoun", "members") else "name")
+            text = agree_verb(text, form.plural)
         if text.startswith("{target}") and "T" in roles:
             target = roles["T"]
             head = self.mention(target, None, at_start, key + ":T")
@@ -452,12 +482,35 @@ class Narrator:
             if book.english_verbs and rest.startswith(" "):
                 count = self.count(target, self.last_form.get(target.ids) if isinstance(target, Ref) else None)
                 rest = " " + (english_plural(rest[1:]) if book.plural(count) != "one" else rest[1:])
+            elif self.lang in GENDERED and rest.startswith(" ") and isinstance(target, Ref):
+                how = self.last_form.get(target.ids)
+                form = self.form(target, head, how if how in ("pronoun", "members") else "name")
+                rest = agree_verb(rest, form.plural)
             text = head + rest
         if "{target}" in text:
             target = roles.get("T")
-            text = text.replace("{target}", self.mention(target, None, False, key + ":T")
-                                if target is not None else "")
+            before, _, after = text.partition("{target}")
+            words = self.mention(target, None, False, key + ":T") if target is not None else ""
+            before, words = self.meet(before, words, isinstance(target, Ref))
+            text = before + words + after.replace("{target}", words)
         return text
+
+    def meet(self, before: str, words: str, name: bool) -> tuple[str, str]:
+        """The text before a mention and the mention, joined as the language joins
+        them (`de le jury` -> `du jury`); in French a list after `à` or `de` takes
+        the preposition before each name (`à Ilse et à l'équipe`, `des gobelins et
+        du Suzerain`)."""
+        parts = getattr(words, "parts", None)
+        if name and parts and len(parts) > 1 and self.lang in GENDERED:
+            match = re.search(r"(?:^|(?<=[\s(«\u202f]))(à|de|À|De) $", before)
+            if match is not None:
+                joined = []
+                for index, part in enumerate(parts):
+                    prep = match.group(1) if index == 0 else match.group(1).lower()
+                    head, word = join_words(self.lang, prep + " ", part, True)
+                    joined.append(head + word)
+                return before[:match.start(1)], self.book.join(joined)
+        return join_words(self.lang, before, words, name)
 
     def say(self, outcome: str, key: str, roles: dict[str, Any] | None = None, **facts: Any) -> str:
         phrase = self.pick(outcome, key, roles or {}, **facts)
@@ -487,6 +540,19 @@ class Narrator:
         if self.book.english_verbs:
             return ("an " if intent[:1] in VOWELS else "a ") + intent
         return self.book.word("label").replace("%s", intent)
+
+
+class Listed(str):
+    """A list of names as the language joins them, that keeps its names (`parts`)
+    for a preposition to go before each (Narrator.meet)."""
+
+    parts: tuple[str, ...] = ()
+
+    def __new__(cls, book: PhraseBook, parts: Iterable[str]):
+        parts = tuple(str(p) for p in parts)
+        text = super().__new__(cls, book.join(list(parts)))
+        text.parts = parts
+        return text
 
 
 def sentence(text: str) -> str:

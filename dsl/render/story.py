@@ -451,7 +451,8 @@ class _Reader:
 
     def _roles(self, sit: Situation) -> None:
         """Who runs and who gives chase: as the script names it, else the one party
-        that more parties act on than on any other (none when that is not clear)."""
+        that more parties act on than on any other, else the one party acted on
+        that acts on nobody (none when that is not clear)."""
         if sit.kind not in RUNNING:
             return
         if not sit.quarry:
@@ -461,6 +462,12 @@ class _Reader:
                 top = [pid for pid, n in counts.items() if n == best]
                 if len(top) == 1 and best >= 2:
                     sit.quarry = (top[0],)
+        if not sit.quarry:
+            # the one party acted on that acts on nobody (`Hounds run -> Tobin`, and Tobin only defends)
+            acting = set().union(*self.targeted_by.values()) if self.targeted_by else set()
+            only = [pid for pid in self.targeted_by if pid in sit.parties and pid not in acting]
+            if len(only) == 1:
+                sit.quarry = (only[0],)
         if sit.quarry:
             sit.pursuers = tuple(p for p in sit.parties if p not in sit.quarry)
         # the roles of the comparisons of this situation, now that they are known

@@ -5,6 +5,7 @@ passing, a member lost, a choice, and the recap (worded by the narrator)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..durations import format_seconds
@@ -13,6 +14,10 @@ from .narrator import Narrator, Ref, Words, english_bare, join, sentence, stable
 from .story import Act, Clash, Situation, Story
 
 # the first words of an option's label that are no verb: "choose the left door", not "choose to"
+# a French option that begins with an infinitive (`Traverser à gué`): `on choisit de traverser à gué`
+_FRENCH_INFINITIVE = re.compile(r"(?!(?:le|la|les|un|une|des|du|mer|fer|hiver|enfer|pierre|terre|guerre|"
+                                r"lumière|rivière|frontière|barrière|porte|autre|notre|votre)$)"
+                                r"[a-zàâçéèêëîïôûù-]+(?:er|ir|re|oir)")
 _NOT_VERBS = {"the", "a", "an", "this", "that", "these", "those", "my", "our", "their", "his", "her", "its",
               "your", "no", "one", "two", "both", "either", "neither", "north", "south", "east", "west", "left",
               "right", "up", "down"}
@@ -521,12 +526,14 @@ class Teller:
         if item.get("taken") is None:
             return sentence(self._note("choice", item["step"], item.get("text") or ""))
         party = item["event"].get("party")
-        who = tuple(p for p in self.story.took_part if not self._cast(p).get("group")) or self.story.took_part
-        ids = (party,) if party else who
+        # who chooses: the party the script names; else nobody is named (`they`,
+        # `on`): the parties of the story are not all the players' (a river, a warden)
+        ids = (party,) if party else ()
         first = taken.split(" ", 1)[0].lower() if taken else ""
         english = self.n.book.english_verbs
-        option = taken[:1].lower() + taken[1:] if english and first not in _NOT_VERBS else taken
-        outcome = "choice_to" if english and first not in _NOT_VERBS else "choice"
+        verb = first not in _NOT_VERBS if english else self.n.lang == "fr" and bool(_FRENCH_INFINITIVE.fullmatch(first))
+        option = taken[:1].lower() + taken[1:] if verb else taken
+        outcome = "choice_to" if verb else "choice"
         question = label.endswith(("?", "!", ":"))
         return sentence(self._say("choice", item["step"], outcome, str(item["key"]),
                                   {"P": Ref(ids), "where": label.rstrip(":"), "option": option},
