@@ -363,14 +363,18 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
     from .render.grammar import with_names
     out = []
     names: list[str] = []
+    joins: list[tuple[str, str]] = []
     for event in events:
         kind = event.get("type")
         event = dict(event)
         if kind in ("narration", "drama_end", "option", "scene") and names:
             for key in ("text", "title"):
                 if isinstance(event.get(key), str):
+                    for written, said in joins:      # `{wolves.members}`, filled by the run in English
+                        event[key] = event[key].replace(written, said)
                     event[key] = with_names(t.lang, event[key], names)
         if kind == "start":
+            joins = _member_lists(event.get("cast") or {}, t)
             event["cast"] = {pid: _sheet(pid, dict(sheet), t) for pid, sheet in (event.get("cast") or {}).items()}
             event["told_in"] = t.lang          # translated once: render() does not do it again
             for sheet in event["cast"].values():
@@ -406,6 +410,24 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
             event["drama"] = t.strings.get(line_id("drama", event["drama"]), event["drama"])
         out.append(event)
     return out
+
+
+def _member_lists(cast: Mapping, t: Translation) -> list[tuple[str, str]]:
+    """Each group's members as the run writes them in a text (`A, B and C`, as
+    dsl/interpreter/texts.py does) and as the language lists them, translated."""
+    from babel.lists import format_list
+    out = []
+    for sheet in cast.values():
+        members = list(sheet.get("members") or ())
+        if len(members) < 2:
+            continue
+        written = ", ".join(members[:-1]) + " and " + members[-1]
+        said = [t.get("member", m) or m for m in members]
+        try:
+            out.append((written, format_list(said, locale=t.lang)))
+        except (ValueError, LookupError):
+            continue
+    return sorted(out, key=lambda pair: -len(pair[0]))
 
 
 def _clause(action: dict, q: dict, t: Translation, done: list[dict]) -> bool:

@@ -184,7 +184,7 @@ def test_drama_strings_lang_updates_a_catalogue_and_keeps_its_translations(tmp_p
     script = folder / "ford.drama"
     script.write_text(script.read_text().replace('"plead his case"', '"beg for mercy"'))
     outcome = drama("strings", folder / "scenario.yaml", "--lang", "fr")
-    assert outcome.code == 0 and "locale/fr.po: 20 lines, 1 to translate" in outcome.stderr, outcome.output
+    assert outcome.code == 0 and "locale/fr.po: 23 lines, 1 to translate" in outcome.stderr, outcome.output
     text = (folder / "locale" / "fr.po").read_text()
     assert 'msgstr "la repousser dans la rivière"' in text and '#~ msgid "plead his case"' in text
 

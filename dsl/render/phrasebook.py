@@ -80,7 +80,11 @@ class PhraseBook:
             between = self.words.get("list_semicolon", "; ")
             last = self.words.get("list_semicolon_last", "; and ")
             return between.join(items[:-1]) + last + items[-1]
-        return format_list(items, locale=self.locale)
+        joined = format_list(items, locale=self.locale)
+        if len(items) == 2 and "," in items[0] and joined.startswith(items[0] + " "):
+            # a name with an apposition is closed by a comma: `Harrow, chef des pillards, et les pillards`
+            joined = items[0] + "," + joined[len(items[0]):]
+        return joined
 
     def word(self, key: str) -> str:
         return self.words.get(key, key)
