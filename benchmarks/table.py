@@ -6,9 +6,10 @@
 A scenario of two parties with a deep quintessence plays a `repeat` of rounds, each a `round` and
 two exchanges whose dice are typed at the table (every prompt answered as a game master would).
 Each figure is the time from the answer that completes an entry (or from `/undo`) to the next
-prompt on the screen: what the game master waits for. At the end the session is killed (SIGKILL),
+prompt on the screen: what the game master waits for (`/undo`: the median of five, each redone). At the end the session is killed (SIGKILL),
 `--resume` is timed to its first prompt and compared with `drama run` of the same journal plus the
-start-up of a session (`drama play` of a new journal, to its first prompt).
+start-up of a session (`drama play` of a new journal, to its first prompt). First, the same night
+through the package API: the table's own work, without a terminal.
 
 The session is played line after line (`--plain`, the default here: the prompt found in the output)
 or in full screen (`--screen`: the screen read as a terminal shows it, with pyte, the prompt at its
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import pexpect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent.parent / "tests")]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -190,8 +191,12 @@ def night(folder: Path, entries: int, screen: bool) -> None:
     while playing.entries < entries:
         playing.step()
         at = playing.entries
-        if at in (50, entries) and at not in undo:
-            undo[at] = playing.command("/undo")
+        if at in (50, entries) and at not in undo:          # five undos, each redone: their median
+            times = []
+            for _ in range(5):
+                times.append(playing.command("/undo"))
+                playing.command("/redo")
+            undo[at] = statistics.median(times)
     playing.front.kill()
     started = time.perf_counter()
     again = front(folder, "--journal", "night-1.drama", "--resume")
@@ -212,6 +217,39 @@ def night(folder: Path, entries: int, screen: bool) -> None:
     print(f"  drama run + start-up: {run + startup:7.2f} s   (drama run {run:.2f} s, start-up {startup:.2f} s)")
 
 
+def in_process(folder: Path, entries: int) -> None:
+    """The table's own work, through the package API (no terminal): an entry, and `/undo`, at 50 and at `entries`."""
+    from dsl.pipeline import Program
+    from dsl.table.asks import DiceAsk
+    from dsl.table.core import Table
+
+    def calls(ask):
+        return tuple(int(x) for x in FACES.split()[:ask.most]) if isinstance(ask, DiceAsk) and ask.most else None
+
+    table = Table.start(Program.compile(str(folder / "night.yaml")), str(folder / "api.drama"), seed=1)
+    times: dict[int, float] = {}
+    undo: dict[int, float] = {}
+    while len(table.entries) < entries:
+        started = time.perf_counter()
+        table.play_script(calls)
+        times[len(table.entries)] = time.perf_counter() - started
+        at = len(table.entries)
+        if at in (50, entries) and at not in undo:
+            samples = []
+            for _ in range(5):
+                started = time.perf_counter()
+                table.undo()
+                samples.append(time.perf_counter() - started)
+                table.redo()
+            undo[at] = statistics.median(samples)
+    entry_50, entry_n = around(times, 50), around(times, entries)
+    print("the table alone (package API, no terminal):")
+    print(f"  an entry at 50:       {entry_50 * 1000:7.1f} ms")
+    print(f"  an entry at {entries}:    {entry_n * 1000:7.1f} ms   ({entry_n / entry_50:.2f}x)")
+    print(f"  /undo at 50:          {undo[50] * 1000:7.1f} ms")
+    print(f"  /undo at {entries}:       {undo[entries] * 1000:7.1f} ms   ({undo[entries] / undo[50]:.2f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1000)
@@ -222,6 +260,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scenario(folder)
+        in_process(folder, args.entries)
         for screen in ((False, True) if args.both else (args.screen,)):
             night(folder, args.entries, screen)
 
