@@ -148,11 +148,14 @@ def _read_script(scenario: Scenario, text: str, line_offset: int, sources: Sourc
     return script
 
 
-def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[DramaError]:
+def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None,
+          dry_run=None) -> list[DramaError]:
     """Every error found in one pass over a scenario: YAML, syntax, names and
     rules, then the warnings.
 
-    The script is dry-run only when the cast loaded cleanly: with a broken cast
+    `dry_run(interpreter, script)`, if given, runs the dry run in place of
+    `interpreter.run(script)` (the language server resumes it where an edit
+    begins, dsl/lsp/incremental.py). The script is dry-run only when the cast loaded cleanly: with a broken cast
     every name would look unknown, and those errors would be false ones.
     """
     errors: list[DramaError] = []
@@ -172,14 +175,15 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         except DramaError as error:
             Diagnostics(into=errors).report(error)
             return errors
-    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient)
+    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run)
     errors[:] = without_follow_ons(errors, scenario.script, lambda fixed: _findings(
-        scenario, fixed, cast_ok, seed=seed, lenient=lenient))
+        scenario, fixed, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run))
     errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
 
 
-def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool) -> list[DramaError]:
+def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool,
+              dry_run=None) -> list[DramaError]:
     """What `drama check` finds in a scenario's script: syntax, includes, and (with a good cast)
     every branch checked and the dry run."""
     errors: list[DramaError] = []
@@ -202,7 +206,10 @@ def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: 
                                   budget=budget)
         interpreter.checks_expectations = False
         try:
-            interpreter.run(script)
+            if dry_run is None:
+                interpreter.run(script)
+            else:
+                dry_run(interpreter, script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
             met.report(error)
         if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked

@@ -79,6 +79,28 @@ def env() -> dict[str, str]:
                 PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1", COLUMNS="300", LINES="40")
 
 
+class Scripted:
+    """The table's calls answered in advance, in order, each checked against the kind of ask it answers
+    (anything else: None, as `EngineCalls` answers)."""
+
+    def __init__(self, answers=()):
+        self.answers = list(answers)
+        self.asked: list = []
+
+    def __call__(self, ask):
+        self.asked.append(ask)
+        if self.answers and isinstance(ask, self.answers[0][0]):
+            return self.answers.pop(0)[1]
+        return None
+
+
+def final_events(table) -> list[dict]:
+    """A table's events so far, closed with the `final` event: what `drama run` of its journal gives."""
+    trial = table.session.fork()
+    trial.finish()
+    return trial.events
+
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r")
 
 
@@ -129,3 +151,76 @@ class Terminal:
         self.seen += self.child.before
         self.child.close()
         return plain(self.seen)
+
+
+class Screen:
+    """`drama play` in full screen in a pseudo-terminal (pexpect), the screen as a terminal shows it (pyte):
+    what is redrawn in place is read as the game master sees it, not as the bytes that drew it."""
+
+    def __init__(self, *args: str, rows: int = 30, columns: int = 100, timeout: float = 20, cwd: str | None = None,
+                 colour: bool = True):
+        import pexpect
+        import pyte
+        self.pexpect = pexpect
+        environment = env()
+        if colour:
+            environment.pop("NO_COLOR", None)
+        environment.update(COLUMNS=str(columns), LINES=str(rows))
+        self.child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", *args], env=environment, encoding="utf-8",
+                                   timeout=timeout, dimensions=(rows, columns), cwd=cwd)
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+        self.raw = ""
+        self.timeout = timeout
+
+    def lines(self) -> list[str]:
+        return [line.rstrip() for line in self.screen.display]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def pump(self, seconds: float = 0.05) -> bool:
+        """Read what the program wrote for up to `seconds`; False once it has ended."""
+        try:
+            data = self.child.read_nonblocking(1 << 16, timeout=seconds)
+        except self.pexpect.TIMEOUT:
+            return True
+        except self.pexpect.EOF:
+            return False
+        self.raw += data
+        self.stream.feed(data)
+        return True
+
+    def wait(self, check, what: str = "") -> None:
+        """Until `check(lines)` holds for the screen (AssertionError with the screen after the timeout)."""
+        import time
+        end = time.monotonic() + self.timeout
+        while True:
+            alive = self.pump()
+            lines = self.lines()
+            if check(lines):
+                return
+            if not alive or time.monotonic() > end:
+                raise AssertionError(f"never on the screen: {what}\n" + "\n".join(lines))
+
+    def prompt(self) -> str:
+        """The bottom line: the prompt, and what is typed after it (blank while the table works)."""
+        return self.lines()[-1]
+
+    def answer(self, prompt: str, line: str) -> None:
+        """Wait for `prompt` at the bottom, a new one (the screen changed since the last answer), and answer it."""
+        before = getattr(self, "_sent", None)
+        self.wait(lambda lines: prompt in lines[-1] and lines[-1].rstrip().endswith(">")
+                  and self.text() != before, f"the prompt {prompt!r}")
+        self._sent = self.text()
+        self.child.sendline(line)
+
+    def send(self, line: str) -> None:
+        self._sent = self.text()
+        self.child.sendline(line)
+
+    def finish(self) -> str:
+        while self.pump(0.2):
+            pass
+        self.child.close()
+        return plain(self.raw)

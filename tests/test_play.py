@@ -22,12 +22,12 @@ import pytest
 import dsl
 from dsl.errors import DramaError
 from dsl.pipeline import Program
-from dsl.table.calls import DiceAsk, EngineCalls, OptionAsk, Scripted, SplitAsk, TieAsk
+from dsl.table.asks import DiceAsk, EngineCalls, OptionAsk, SplitAsk, TieAsk
 from dsl.table.core import Table
 from dsl.table import journal as journals
 from dsl.table import board as boards
 
-from play_helpers import ROOT, Terminal, env, hall, plain
+from play_helpers import ROOT, Scripted, Terminal, env, final_events, hall, plain
 
 ASHEN = ROOT / "scenarios" / "ashen-pass"
 
@@ -72,7 +72,7 @@ def test_the_journal_replays_with_drama_run_to_the_very_events_of_the_table(tmp_
     table = Table.start(program, str(path), seed=seed)
     play_through(table)
     replayed = dsl.run(journal_scenario(program, scenario, path))
-    assert table.final_events() == replayed
+    assert final_events(table) == replayed
     assert len(table.entries) > 20
     # every die is given in the journal, and it parses as the language
     text = path.read_text(encoding="utf-8")
@@ -116,7 +116,7 @@ def test_the_table_calls_are_asked_and_their_answers_written(tmp_path):
     assert 'Overlord dictates "the pillars fall"\n' in text
     board = table.board()
     assert (board.party("Kara").available, board.party("Bren").available) == (4, 3)
-    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()
+    assert dsl.run(journal_scenario(program, scenario, path)) == final_events(table)
 
 
 def test_a_declined_option_is_not_asked_again(tmp_path):
@@ -159,14 +159,14 @@ def test_undo_rewrites_the_journal_and_redo_gives_the_same_events(tmp_path):
         texts.append(path.read_text(encoding="utf-8"))
         events.append(list(table.events))
         table.play_script()
-    final_text, final_events = path.read_text(encoding="utf-8"), list(table.events)
+    final_text, finished = path.read_text(encoding="utf-8"), list(table.events)
     for back in range(1, 6):
         table.undo()
         assert path.read_text(encoding="utf-8") == texts[-back]
         assert table.events == events[-back]
     for _ in range(5):
         table.redo()
-    assert table.events == final_events and path.read_text(encoding="utf-8") == final_text
+    assert table.events == finished and path.read_text(encoding="utf-8") == final_text
     assert table.redo() is None
     # a new entry forgets what was undone
     table.undo()
@@ -424,7 +424,7 @@ def test_a_whole_session_at_the_terminal(tmp_path):
     program = Program.compile(scenario)
     table, _ = Table.resume(program, str(path))
     yaml = path.with_suffix(".yaml")
-    assert dsl.run(yaml) == table.final_events()
+    assert dsl.run(yaml) == final_events(table)
     done = subprocess.run([sys.executable, "-m", "dsl", "run", str(yaml), "--as", "transcript"],
                           capture_output=True, text=True, env=env(), timeout=60)
     assert done.returncode == 0 and "the pillars fall" in done.stdout.lower()   # its own sentence (issue 15)
@@ -482,7 +482,7 @@ def test_a_recovery_check_takes_the_chosen_re_rolls_at_the_table(tmp_path):
     table.play_text("Kara recovers with Sorcery, roll", calls)
     assert calls.asked[0].recovery
     assert "Kara recovers with Sorcery, rolled 2 1 1, rerolling 1 to 6\n" in path.read_text(encoding="utf-8")
-    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()
+    assert dsl.run(journal_scenario(program, scenario, path)) == final_events(table)
 
 
 def test_the_recovery_prompt_takes_the_chosen_re_rolls(tmp_path):
@@ -523,4 +523,4 @@ def test_the_ashen_pass_plays_at_the_table_with_nothing_refused(tmp_path, cast, 
             table.take_option(None)
         else:
             table.play_script()                 # raises if the rules refuse it
-    assert dsl.run(journal_scenario(program, scenario, path)) == table.final_events()
+    assert dsl.run(journal_scenario(program, scenario, path)) == final_events(table)

@@ -11,13 +11,13 @@ import urllib.request
 import pytest
 
 from dsl.pipeline import Program
-from dsl.table.calls import DiceAsk, Scripted
+from dsl.table.asks import DiceAsk
 from dsl.table.core import Table
 from dsl.table.live import Views
 from dsl.table.web import PlayerBoard, page_text
 
 from play_browser import CHROMIUM, Browser
-from play_helpers import env, hall
+from play_helpers import Scripted, env, hall
 
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs it)")
 

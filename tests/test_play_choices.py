@@ -13,10 +13,10 @@ import pytest
 import dsl
 from dsl.errors import DramaError
 from dsl.pipeline import Program
-from dsl.table.calls import ChoiceAsk, Scripted
+from dsl.table.asks import ChoiceAsk
 from dsl.table.core import Table
 
-from play_helpers import Terminal, env, hall
+from play_helpers import Scripted, Terminal, env, final_events, hall
 
 SCRIPT = """\
 scene "The Hall"
@@ -103,7 +103,7 @@ def test_a_choice_made_at_the_table_is_journaled_and_its_option_walked(tmp_path)
     assert "They wait." in text and "They run." not in text and "Nobody answers." not in text
     # drama run of the journal makes the same choices, without asking, to the same events
     table, events = replayed(scenario, path)
-    assert events == table.final_events()
+    assert events == final_events(table)
     taken = [(e["choice"], e["taken"]) for e in events if e["type"] == "choice"]
     assert taken == [("At the door", "Fight"), ("At the door", "Kick it in"), ("In the hall", "Wait")]
     assert table.next_statement() is None
@@ -127,7 +127,7 @@ def test_undo_across_a_choice_asks_it_again(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert 'chose "Kick it in"' in text and 'chose "Knock"' not in text and "set gold = 5" not in text
     table, events = replayed(scenario, path)
-    assert events == table.final_events()
+    assert events == final_events(table)
     assert table.next_statement().pos.line == 12
 
 
@@ -155,7 +155,7 @@ def test_resume_after_a_choice_goes_on_in_its_option_without_asking(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith(before) and 'chose "Knock"' in text
     table, events = replayed(scenario, path)
-    assert events == table.final_events()
+    assert events == final_events(table)
 
 
 def test_an_unavailable_option_given_in_the_script_is_refused_and_nothing_changes(tmp_path):
@@ -215,7 +215,7 @@ def test_the_docs_choice_session_is_what_drama_play_shows(tmp_path):
     assert [(e["choice"], e["taken"], e["by"]) for e in events if e["type"] == "choice"] == \
         [("At the gate", "Bribe the guard", "given"), ("In the yard", "Press on", "given")]
     table, _ = replayed(root / "docs" / "examples" / "at-the-door.yaml", path)
-    assert events == table.final_events()
+    assert events == final_events(table)
 
 
 class _Drawn:
@@ -225,7 +225,7 @@ class _Drawn:
         self.data = data
 
     def __call__(self, ask):
-        from dsl.table.calls import TieAsk
+        from dsl.table.asks import TieAsk
         if isinstance(ask, ChoiceAsk):
             return self.data.draw(st.sampled_from(ask.question.available))
         if isinstance(ask, TieAsk):
@@ -269,7 +269,7 @@ def test_any_choices_and_undos_replay_to_the_tables_events(tmp_path, data):
             assert event["taken"] in offered
     kicked = [e for e in table.events if e["type"] == "choice" and e["taken"] == "Kick it in"]
     assert len(kicked) <= 1                                   # `once`
-    assert dsl.run(path.with_suffix(".yaml")) == table.final_events()
+    assert dsl.run(path.with_suffix(".yaml")) == final_events(table)
     again, _ = Table.resume(program, str(path))
     assert again.events == table.events
     assert again.next_statement() == table.next_statement()

@@ -244,3 +244,21 @@ def test_what_the_rules_refuse_is_told_before_the_dice_and_a_wrong_defence_is_as
     assert "error[E309]" in shown and "a defence" not in shown
     term.send("/quit")
     term.finish()
+
+
+def test_an_entry_whose_journal_line_would_outgrow_the_readers_limit_is_refused_e013(tmp_path):
+    """A narration within the limit as typed, over it with its placeholders filled in: refused at the
+    prompt, nothing written, the table goes on, and the journal still reads back (--resume)."""
+    from dsl.limits import MAX_LINE
+    scenario = hall(tmp_path)
+    path = tmp_path / "j.drama"
+    long = "> " + "{Kara.name} " * 300
+    assert len(long) <= MAX_LINE < len(long.replace("{Kara.name}", "Kara the Ember-Witch"))
+    done = play(str(scenario), "--journal", str(path), "--seed", "1", answers=f"\n{long}\n> short\n/quit\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout
+    assert "error[E013]: this entry would write a line of more than 4,000 characters" in done.stdout
+    assert "(2 entries, all saved)" in done.stdout
+    assert "Ember-Witch" not in path.read_text(encoding="utf-8")
+    assert all(len(line) <= MAX_LINE for line in path.read_text(encoding="utf-8").splitlines())
+    again = play(str(scenario), "--journal", str(path), "--resume")
+    assert again.returncode == 0 and "resumed: 2 entries" in again.stdout

@@ -23,10 +23,10 @@ import dsl
 from dsl.errors import DramaError
 from dsl.pipeline import Program
 from dsl.table import journal as journals
-from dsl.table.calls import DiceAsk, InitiativeAsk, SplitAsk, TieAsk
+from dsl.table.asks import DiceAsk, InitiativeAsk, SplitAsk, TieAsk
 from dsl.table.core import Table
 
-from play_helpers import hall
+from play_helpers import final_events, hall
 
 FREE = [
     "> An aside at the table.",
@@ -82,7 +82,7 @@ class TableMachine(RuleBasedStateMachine):
             self.replay_matches()
             yaml = self.path.with_suffix(".yaml")
             yaml.write_text(journals.scenario_text(str(self.scenario), str(self.path), self.program.scenario.title, {}))
-            assert dsl.run(yaml) == self.table.final_events()
+            assert dsl.run(yaml) == final_events(self.table)
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
 

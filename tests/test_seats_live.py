@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from dsl.pipeline import Program
-from dsl.table.calls import DiceAsk, Scripted
+from dsl.table.asks import DiceAsk
 from dsl.table.core import Table
 from dsl.table.live import Story, Views, coarse
 
-from play_helpers import hall
+from play_helpers import Scripted, hall
 
 
 def test_a_hidden_party_is_told_in_words_from_unhurt_to_its_last_legs():

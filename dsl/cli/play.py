@@ -74,8 +74,14 @@ def _address(host: str) -> bool:
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Where the board and the seats are served; another address than 127.0.0.1 lets the network in.")
 @click.option("--color/--no-color", default=None, help="Colour on the board (default: when the terminal has it).")
+@click.option("--screen/--plain", "full_screen", default=None,
+              help="The board pinned at the top, the story scrolling under it, the prompt at the bottom (--screen), "
+                   "or line after line, the board printed under each entry, for screen readers (--plain). "
+                   "Default: --screen at a terminal with colour, --plain with --no-color, NO_COLOR, TERM=dumb, "
+                   "--seats or --board-port, or when not at a terminal.")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int | None, board_port: int | None,
-                 seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
+                 seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None,
+                 full_screen: bool | None) -> None:
     """Play SCENARIO live at the table: the script drives, the game master types
     the dice as rolled (or lets the engine roll them), settles ties, options and
     splits, and may type any statement at any prompt. Every accepted entry is
@@ -86,6 +92,10 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
     if not _address(host):
         raise click.BadParameter(f"{host!r} is not an IP address or localhost (a name would need DNS)",
                                  param_hint="--host")
+    if full_screen and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise click.UsageError("--screen needs a terminal: standard input and output are not one (--plain is the default)")
+    if full_screen and (seats or seat_parties or board_port is not None):
+        raise click.UsageError("--screen is not for --seats or --board-port: the table with pages keeps the plain screen")
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -95,13 +105,13 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
         fail(getattr(error, "errors", [error]))
         return
     try:
-        _play(program, scenario, path, resume, seed, board_port, seats, seat_parties, host, color)
+        _play(program, scenario, path, resume, seed, board_port, seats, seat_parties, host, color, full_screen)
     finally:
         lock.release()
 
 
 def _play(program, scenario: str, path: str, resume: bool, seed: int | None, board_port: int | None,
-          seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None) -> None:
+          seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None, full_screen: bool | None) -> None:
     """The session, once its journal is locked."""
     from ..table.core import Table
     from ..table.journal import read, scenario_text, write_atomically
@@ -110,6 +120,7 @@ def _play(program, scenario: str, path: str, resume: bool, seed: int | None, boa
 
     serving = None
     fresh = False
+    warning = None
     created: list[str] = []              # the files this session made (removed if it cannot begin)
     try:
         if resume:
@@ -161,17 +172,28 @@ def _play(program, scenario: str, path: str, resume: bool, seed: int | None, boa
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    read = PromptReader(lambda line: completion_words(table, line), os.path.splitext(path)[0] + ".history") \
-        if interactive else PlainReader()
-    click.echo(f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else "")
-               + (f" (a fresh seed: {seed})" if fresh else ""))
+    if full_screen is None:
+        full_screen = interactive and bool(color) and serving is None
+    words = lambda line: completion_words(table, line)     # noqa: E731
+    history = os.path.splitext(path)[0] + ".history"
+    opening = f"journal: {path}" + (f" (resumed: {plural(len(table.entries), 'entry', 'entries')})" if resume else "") \
+        + (f" (a fresh seed: {seed})" if fresh else "")
+    click.echo(opening)
     options = dict(color=color, on_change=publish, title=program.scenario.title, scenario_file=scenario_file,
                    scenario=scenario)
-    if serving is not None:
+    if full_screen:
+        from ..table.screen import FullScreen
+        screen = FullScreen(words, history, color=color)
+        loop = TableLoop(table, screen=screen, **options)
+        loop.say(opening)
+        if warning is not None:
+            loop.say(shown(warning, getattr(warning, "source", None)))
+    elif serving is not None:
         from ..table.seated import SeatsLoop
+        read = PromptReader(words, history) if interactive else PlainReader()
         loop = SeatsLoop(table, serving.front(read), serving=serving, **options)
     else:
-        loop = TableLoop(table, read, **options)
+        loop = TableLoop(table, PromptReader(words, history) if interactive else PlainReader(), **options)
     try:
         loop.run()
     except DramaError as error:       # the disk refused the journal: what was accepted is in it

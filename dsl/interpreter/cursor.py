@@ -2,7 +2,7 @@
 
 `drama run` walks a script inside the interpreter (`core.Interpreter`), the
 fast path of `drama simulate` runs it compiled (`fastpath`), and the table
-walks it a statement at a time (`dsl/table/walk.py`). All three ask the same
+walks it a statement at a time (`dsl/table/script_position.py`). All three ask the same
 questions here: which arm of an `if` runs (`arm_taken`), and whether a
 `repeat` makes another pass or how it ended (`loop_ended`); and the first
 two keep their position in a `Cursor`.

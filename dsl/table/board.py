@@ -13,6 +13,7 @@ import io
 
 from ..durations import format_seconds
 from ..pipeline import Board
+from ..terminal import printable
 
 WIDTH = 80
 
@@ -62,7 +63,8 @@ def values_line(values: dict[str, bool | int]) -> str:
 def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title: str = "",
            values: dict[str, bool | int] | None = None) -> str:
     """The board as text (with ANSI colours when `color`), at most `width` columns wide;
-    `values`, the run's flags and counters, in a line under the parties when there are any."""
+    `values`, the run's flags and counters, in a line under the parties when there are any. Every name and
+    text from the scenario is shown with its control characters as symbols (`dsl.terminal.printable`)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -72,10 +74,10 @@ def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title
                       no_color=not color, highlight=False, emoji=False, legacy_windows=False)
     head = Text()
     if title:
-        head.append(title, style="bold")
+        head.append(printable(title), style="bold")
         head.append("  ")
     if board.drama is not None:
-        head.append(board.drama, style="bold cyan")
+        head.append(printable(board.drama), style="bold cyan")
         head.append(f"  round {board.round or 0}")
     else:
         head.append("no dramatic situation", style="dim")
@@ -90,7 +92,7 @@ def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title
             mark = "*" if pid == board.turn else ""
             style = "bold reverse" if pid == board.turn else "dim strike" if party.defeated else \
                 "dim" if party.acted else "yellow" if party.holding else ""
-            line.append(f"{mark}{pid}{' (holds)' if party.holding else ''}", style=style)
+            line.append(f"{mark}{printable(pid)}{' (holds)' if party.holding else ''}", style=style)
         console.print(line, overflow="fold")
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
     table.add_column("party", no_wrap=True, max_width=24, overflow="ellipsis")
@@ -107,16 +109,16 @@ def render(board: Board, *, color: bool | None = None, width: int = WIDTH, title
         bar = Text("#" * filled, style="green" if not party.defeated else "red")
         bar.append("." * (bar_width - filled), style="red dim")
         state = status(party)
-        name = Text(party.id, style="bold" if party.id == board.turn else "dim" if party.defeated else "")
+        name = Text(printable(party.id), style="bold" if party.id == board.turn else "dim" if party.defeated else "")
         table.add_row(name, str(party.available), str(party.damage_pool), str(party.maximum), bar,
                       Text(state, style="red" if party.defeated else "dim"))
     console.print(table)
     if values:
-        console.print(Text(values_line(values)), overflow="fold")
+        console.print(Text(printable(values_line(values))), overflow="fold")
     if board.pending:
         console.print(Text("an action waits for its defences", style="yellow"))
     if board.last_exchange is not None:
-        console.print(Text("last: " + last_line(board.last_exchange), style="dim"))
+        console.print(Text("last: " + printable(last_line(board.last_exchange)), style="dim"))
     return out.getvalue()
 
 

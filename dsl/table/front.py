@@ -26,7 +26,8 @@ import sys
 import threading
 from dataclasses import dataclass
 
-from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
+from ..terminal import printable
+from .asks import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
 
 _WAKE = "\x00wake"
 
@@ -142,8 +143,8 @@ class Front:
                     _, at, line, who = item
                     if at != seq:
                         continue
-                    self.out.write(f"\n  <- {who}'s page: {line or '(Enter)'}\n" if self._pending else
-                                   f"  <- {who}'s page: {line or '(Enter)'}\n")
+                    said = printable(f"  <- {who}'s page: {line or '(Enter)'}")
+                    self.out.write(f"\n{said}\n" if self._pending else f"{said}\n")
                     self.out.flush()
                     self._kept = ""
                     return line

@@ -18,6 +18,7 @@ import sys
 from typing import Callable
 
 from ..limits import MAX_LINE
+from ..terminal import printable
 
 
 def refusal(line: str) -> str | None:
@@ -38,8 +39,9 @@ def too_long() -> str:
 
 
 def shown(line: str) -> str:
-    """A line as it may be echoed: bytes that are not UTF-8 written as `\\xFF`."""
-    return line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """A line as it may be echoed: bytes that are not UTF-8 written as `\\xFF`, control characters as
+    symbols (`dsl.terminal.printable`)."""
+    return printable(line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
 
 
 class PlainReader:

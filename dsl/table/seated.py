@@ -30,7 +30,7 @@ import threading
 
 from ..errors import DramaError
 from ..syntax import nodes as n
-from .calls import Typed
+from .asks import Typed
 from .front import DefenceAsk, Front, ProposalAsk
 from .live import Story, Views
 from .seats import GM, Hub

@@ -1,12 +1,12 @@
-"""The table at the terminal: the loop of `drama play`, its prompts, completion and history, and the table commands.
+"""The table at the terminal: the loop of `drama play`, statement after statement, free play, completion, and the table commands' answers.
 
 The script drives: each of its statements is shown, and played when the game
 master presses Enter; where it rolls, the prompt says how many dice may be
 rolled and why, and takes the dice as rolled at the table (Enter: the engine
 rolls them, from the seeded source). A tie under the vote, a double win's
 option, a joint side's split and a `choose` block's option (by number or label;
-the unavailable ones are shown greyed, with why, and never taken) are asked for the same way: these prompts are
-the `Calls` of `dsl/table/calls.py`. At any prompt the game master may type a
+the unavailable ones are shown greyed, with why, and never taken) are asked for the same way: these prompts
+(`dsl/table/prompts.py`) answer the `Calls` of `dsl/table/asks.py`. At any prompt the game master may type a
 statement of the language instead (free play), or a table command:
 
     /undo /redo /board /odds ACTION [| DEFENCE ...] /state PARTY /skip /help /save /quit
@@ -18,23 +18,20 @@ from __future__ import annotations
 
 import linecache
 import os
-import re
 import sys
 from typing import Callable
 
 from ..engine.checks import plural
-from ..errors import DramaError, did_you_mean, one_of
+from ..errors import DramaError, one_of
 from ..messages import shown
 from ..syntax import nodes as n
 from . import board as boards
-from .calls import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk, Typed
-from ..syntax.printer import actor_text
 from . import commands
-from .commands import Quit, dispatch, looks
+from .asks import Typed
+from .commands import Quit, dispatch
 from .core import Table
-
-REROLLING = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*,?\s*(?:re-?rolling|rerolled)\b")
-DICE = re.compile(r"^\s*\d+(?:[\s,]+\d+)*\s*$")
+from .prompts import Prompts
+from .screen import Lines
 
 
 def completion_words(table: Table, line: str) -> list[str]:
@@ -63,12 +60,14 @@ def completion_words(table: Table, line: str) -> list[str]:
 class TableLoop:
     """`drama play` at the terminal."""
 
-    def __init__(self, table: Table, read: Callable[[str], str], *, out=None, color: bool | None = None,
+    def __init__(self, table: Table, read: Callable[[str], str] | None = None, *, out=None, color: bool | None = None,
                  on_change: Callable[[Table], None] | None = None, title: str = "", scenario_file: str = "",
-                 scenario: str = "SCENARIO"):
+                 scenario: str = "SCENARIO", screen=None):
         self.table = table
-        self.read = read
-        self.out = out or sys.stdout
+        # where the loop says things and reads its answers: line after line, or in full screen (`dsl/table/screen.py`)
+        self.screen = screen or Lines(read, out, color=color)
+        self.read = self.screen.read
+        self.prompts = Prompts(self)         # the table's calls, asked of the game master
         self.color = color
         self.on_change = on_change or (lambda table: None)
         self.title = title
@@ -79,182 +78,37 @@ class TableLoop:
 
     # ------------------------------------------------------------ output
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def say(self, text: str = "", dim: bool = False) -> None:
+        """A line of the story (its control characters shown as symbols, `dsl.terminal.printable`)."""
+        self.screen.say(text, dim)
 
     def show_board(self) -> None:
-        self.out.write(boards.render(self.table.board(), color=self.color, title=self.title,
-                                     values=self.table.values()))
-        self.out.flush()
+        self.screen.board(boards.render(self.table.board(), color=self.color, title=self.title,
+                                        values=self.table.values()))
 
     def show_error(self, error: DramaError, source: str | None = None) -> None:
         self.say(shown(error, source if error.position is not None and error.position.file == "<table>" else None))
 
     # ------------------------------------------------------------ the calls
 
-    def ask(self, prompt: str) -> str:
-        """A line for a call. A table command that only looks (/board, /state, /odds, /help, /save)
-        is answered in place and the call asked again; one that changes the table stops the entry
-        (`Typed`), as a statement typed instead of an answer does."""
-        while True:
-            line = self.read(prompt).strip()
-            if not line.startswith("/"):
-                return line
-            if not looks(line):
-                raise Typed(line)
-            self.command(line[1:])
-
-    def not_an_answer(self, line: str, what: str) -> None:
-        """A line that is no answer: a statement of the language stops the entry (free play), else say what is asked."""
-        try:
-            self.table.program.read(line, "<table>")
-        except DramaError:
-            self.say(f"  {what}")
-            return
-        raise Typed(line)
-
     def __call__(self, ask):
-        """The table's calls, asked of the game master (see `dsl/table/calls.py`)."""
-        if isinstance(ask, DiceAsk):
-            return self._dice(ask)
-        if isinstance(ask, TieAsk):
-            return self._tie(ask)
-        if isinstance(ask, SplitAsk):
-            return self._split(ask)
-        if isinstance(ask, OptionAsk):
-            return self._option(ask)
-        if isinstance(ask, InitiativeAsk):
-            return self._initiative(ask)
-        if isinstance(ask, ChoiceAsk):
-            return self._choice(ask)
-        return None
-
-    def _dice(self, ask: DiceAsk):
-        while True:
-            line = self.ask(f"{ask.why}; dice (Enter: the engine rolls)> ")
-            if not line:
-                return None
-            faces = _numbers(line)
-            if faces is None and ask.recovery and REROLLING.match(line):
-                try:                           # the chosen re-rolls of a recovery check (R14)
-                    self.table.program.read(f"{actor_text(ask.party)} recovers, rolled {line}", "<dice>")
-                except DramaError as error:
-                    self.show_error(error)
-                    continue
-                return line
-            if faces is None:
-                self.not_an_answer(line, f"dice are faces from 1 to {ask.sides}, e.g. `6 4 1`"
-                                   + (", or `6 5 2, rerolling 2 to 4`" if ask.recovery else ""))
-                continue
-            bad = [f for f in faces if not 1 <= f <= ask.sides]
-            if bad:
-                self.say(f"  a d{ask.sides} has no face {bad[0]}: faces from 1 to {ask.sides}")
-                continue
-            if ask.exactly is not None and len(faces) != ask.exactly:
-                self.say(f"  {ask.party} rolls {plural(ask.exactly, 'die', 'dice')} here, not {len(faces)}")
-                continue
-            if ask.most is not None and len(faces) > ask.most:
-                self.say(f"  {ask.party} may roll at most {ask.most}, not {len(faces)} (R3)")
-                continue
-            return tuple(faces)
-
-    def _tie(self, ask: TieAsk):
-        choices = list(ask.choices)
-        while True:
-            line = self.ask(f"{ask.attacker} and {ask.defender} tie at {ask.value}: who won the vote? "
-                            f"({' or '.join(choices)})> ")
-            found = next((c for c in choices if c.lower() == line.lower()), None)
-            if found is not None:
-                return found
-            hint = did_you_mean(line, choices) if line else None
-            self.not_an_answer(line, f"the vote goes to {one_of(choices)}" + (f" ({hint})" if hint else ""))
-
-    def _split(self, ask: SplitAsk):
-        side = " & ".join(ask.side)
-        example = ", ".join(f"{pid} {share}" for pid, share in zip(ask.side, _even(ask.amount, len(ask.side))))
-        while True:
-            line = self.ask(f"{side} lose {ask.amount}: the split, e.g. `{example}` (Enter: the lead first)> ")
-            if not line:
-                return None
-            shares = {}
-            ok = True
-            for part in line.split(","):
-                words = part.split()
-                if len(words) < 2 or not words[-1].isdigit():
-                    ok = False
-                    break
-                shares[" ".join(words[:-1])] = int(words[-1])
-            unknown = [pid for pid in shares if pid not in ask.side]
-            if not ok or unknown:
-                self.not_an_answer(line, f"the shares are `PARTY N` of {one_of(ask.side)}, adding up to {ask.amount}")
-                continue
-            if sum(shares.values()) != ask.amount:
-                self.say(f"  the shares add up to {sum(shares.values())}, not {ask.amount} (R10)")
-                continue
-            return shares
-
-    def _option(self, ask: OptionAsk):
-        who = " & ".join(ask.parties)
-        while True:
-            line = self.read(f"{who} won double: `reroll`, `dictate TEXT`, or Enter for none> ").strip()
-            if not line:
-                return None
-            word, _, rest = line.partition(" ")
-            if word in ("reroll", "rerolls", "r"):
-                return ("reroll", None)
-            if word in ("dictate", "dictates", "d") and rest.strip():
-                return ("dictate", rest.strip().strip('"'))
-            raise Typed(line)
-
-    def _choice(self, ask: ChoiceAsk):
-        """The option of a `choose` block: the available ones numbered, the others greyed with why."""
-        question = ask.question
-        available = question.available
-        self.say(f"  the choice {question.choice!r}:")
-        number = 0
-        for option in question.options:
-            if option.available:
-                number += 1
-                self.say(f"    {number}. {option.label}")
-            else:
-                line = f"    -  {option.label} (not available: {option.why})"
-                self.say(f"\x1b[2m{line}\x1b[0m" if self.color else line)
-        while True:
-            numbers = f"1-{len(available)}" if len(available) > 1 else "1"
-            line = self.ask(f"which option? {numbers} or its label> ")
-            if not line:
-                self.say(f"  a number from 1 to {len(available)}, or one of {one_of(available)}")
-                continue
-            if line.isdigit() and 1 <= int(line) <= len(available):
-                return available[int(line) - 1]
-            found = next((label for label in available if label.lower() == line.strip('"').lower()), None)
-            if found is not None:
-                return found
-            closed = next((o for o in question.options if not o.available
-                           and o.label.lower() == line.strip('"').lower()), None)
-            if closed is not None:
-                self.say(f"  '{closed.label}' is not available: {closed.why}")
-                continue
-            hint = did_you_mean(line.strip('"'), available) if line else None
-            self.not_an_answer(line, f"a number from 1 to {len(available)}, or one of {one_of(available)}"
-                               + (f" ({hint})" if hint else ""))
-
-    def _initiative(self, ask: InitiativeAsk):
-        while True:
-            line = self.ask(f"{ask.why} ({', '.join(ask.parties)}; Enter: the engine rolls)> " if ask.why else
-                            f"initiative results for {', '.join(ask.parties)} (Enter: the engine rolls)> ")
-            if not line:
-                return None
-            numbers = _numbers(line)
-            if numbers is None or len(numbers) != len(ask.parties):
-                self.not_an_answer(line, f"one result for each of {', '.join(ask.parties)}, in that order")
-                continue
-            return dict(zip(ask.parties, numbers))
+        """The table's calls, asked of the game master (`dsl/table/prompts.py`)."""
+        return self.prompts(ask)
 
     # ------------------------------------------------------------ the loop
 
     def run(self) -> None:
+        """The night: the screen shown, the loop played until the game master quits, then where the journal is
+        (on the terminal's normal screen, after a full screen has gone)."""
+        full = not isinstance(self.screen, Lines)
+        getattr(self.screen, "run", lambda play: play())(self.play)
+        if full:
+            self.screen = Lines(self.read, sys.stdout, color=self.color)
+            self.show_board()
+        self.goodbye()
+
+    def play(self) -> None:
+        """The loop: one prompt after another, until /quit, Ctrl-D, or Ctrl-C and yes."""
         self.show_board()
         while True:
             try:
@@ -272,7 +126,6 @@ class TableLoop:
                     answer = "y"
                 if answer in ("y", "yes"):
                     break
-        self.goodbye()
 
     def turn(self) -> None:
         """One prompt: the script's next statement, an option, or free play at the script's end."""
@@ -349,7 +202,7 @@ class TableLoop:
             return
         if statements and isinstance(statements[-1], n.Action):
             try:                       # what is refused is told now, before the defences are typed
-                self.table.declare(list(statements))
+                self.table.trials.declare(list(statements))
             except DramaError as error:
                 self.show_error(error, text)
                 return
@@ -368,7 +221,7 @@ class TableLoop:
                                          position=added[-1].pos,
                                          expected="a defence (`PARTY defends with ...`), `tie PARTY` or "
                                                   "`split PARTY N, ...`; Enter when done")
-                    self.table.declare([s for s in added if not isinstance(s, (n.Tie, n.Split))])
+                    self.table.trials.declare([s for s in added if not isinstance(s, (n.Tie, n.Split))])
                 except DramaError as error:
                     self.show_error(error, text + "\n" + more)
                     self.say("  (that line was not taken: type it again, or Enter when done)")
@@ -482,16 +335,6 @@ def _exchange_of(texts: list[str], statements: list[n.Statement]) -> tuple[str, 
     if not statements or not isinstance(statements[0], n.Action):
         return None
     return texts[0].strip(), [t.strip() for t, s in zip(texts, statements) if isinstance(s, n.Defence)]
-
-
-def _numbers(line: str) -> list[int] | None:
-    if not DICE.match(line):
-        return None
-    return [int(x) for x in re.split(r"[\s,]+", line.strip())]
-
-
-def _even(amount: int, parts: int) -> list[int]:
-    return [amount // parts + (1 if i < amount % parts else 0) for i in range(parts)]
 
 
 def _asks(group: list[n.Statement]) -> bool:

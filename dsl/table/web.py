@@ -141,7 +141,6 @@ async def _plain(send, status: int, text: str, headers=()) -> None:
 def make_app(hub: s.Hub, *, port_of, program=None, title: str = "The table"):
     """The Starlette app of the table."""
     from starlette.applications import Starlette
-    from starlette.middleware import Middleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
     from starlette.routing import Route

@@ -1,4 +1,4 @@
-"""The table's calls: the one hook through which a session at the table asks for what the rules leave to it.
+"""What the table is asked (`DiceAsk`, `TieAsk` ...): the one hook, `Calls`, through which a session at the table asks for what the rules leave to it.
 
 A script says what happens; the table says how it fell. Where a statement of
 the script rolls (`roll`), the dice may be the ones rolled at the table; where
@@ -11,8 +11,8 @@ question is one `Ask` (a frozen dataclass), put to a `Calls` object:
 
 `EngineCalls` answers as `drama run` does: the engine rolls with the seeded
 source, ties go to the setting's policy, no option, no split. `drama play`
-asks the game master (`dsl/table/table.py`); the tests give answers in
-advance (`Scripted`). A caller that wants to stop building an entry (the game
+asks the game master (`dsl/table/prompts.py`); the tests give answers in
+advance. A caller that wants to stop building an entry (the game
 master typed a statement or a table command instead of an answer) raises
 `Typed`: nothing has changed yet when a call is made.
 """
@@ -20,7 +20,7 @@ master typed a statement or a table command instead of an answer) raises
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,3 @@ class EngineCalls:
 
     def __call__(self, ask: Ask) -> Any:
         return None              # a tie goes to the setting's policy (an error under `vote`, as in `drama run`)
-
-
-class Scripted:
-    """Answers given in advance, in order, each checked against the kind of ask it answers."""
-
-    def __init__(self, answers: Iterable[tuple[type, Any]] = ()):
-        self.answers = list(answers)
-        self.asked: list[Ask] = []
-
-    def __call__(self, ask: Ask) -> Any:
-        self.asked.append(ask)
-        if self.answers and isinstance(ask, self.answers[0][0]):
-            return self.answers.pop(0)[1]
-        return None

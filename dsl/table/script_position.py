@@ -32,7 +32,7 @@ class _Frame:
     passes: int = 0
 
 
-class Walk:
+class ScriptPosition:
     """Where the table is in the script, and what comes next."""
 
     def __init__(self, script: n.Script):
