@@ -63,9 +63,10 @@ def connect(address: str):
     distributed = _distributed()
     if address == "local":
         from .simulate import cpus
-        # (its workers' warnings, such as a slow event loop on a busy machine, are not the report's)
+        # (its workers' warnings, such as a slow event loop on a busy machine, are not the report's;
+        # its scheduler's HTTP server, which always starts, on a free port: no warning that 8787 is taken)
         cluster = distributed.LocalCluster(n_workers=cpus(), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                                           host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)
         return distributed.Client(cluster), cluster
     def unanswered(why: str) -> DramaError:
         return DramaError("E531", f"no Dask scheduler answered at {address!r}: {why}",
