@@ -81,8 +81,9 @@ def compare(runs: int, repeat: int) -> None:
         rows: dict[str, list[dict]] = {name: [] for name in trees}
         for _ in range(repeat):
             for name, tree in trees.items():
+                # (the path as the report prints it: the same in both trees)
                 out = subprocess.run([sys.executable, __file__, "--child", "--runs", str(runs), "--scenario",
-                                      str(tree / "scenarios" / "skirmish" / "scenario.yaml")],
+                                      "scenarios/skirmish/scenario.yaml"],
                                      capture_output=True, text=True, check=True, cwd=tree, env=environment(tree))
                 rows[name].append(json.loads(out.stdout))
         print()
