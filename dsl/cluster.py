@@ -118,6 +118,7 @@ def on_cluster(client, prepared, seed: int, ranges: list[tuple[int, int]],
     _picklable()
     total = Aggregate()
     futures = []
+    sent = None
     try:
         sent = client.scatter(prepared, broadcast=True, hash=False)
         # pure=False: each block is its own task, never taken for another's result
@@ -151,3 +152,6 @@ def on_cluster(client, prepared, seed: int, ranges: list[tuple[int, int]],
     except BaseException:
         client.cancel(futures, force=True)
         raise
+    finally:                    # the scenario sent to the workers is dropped with the blocks: no task is left
+        if sent is not None:
+            client.cancel([sent], force=True)
