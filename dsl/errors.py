@@ -109,6 +109,8 @@ CODES: dict[str, str] = {
     "E123": "a language or phrase book that cannot be found",
     "E124": "a phrase book that cannot be read",
     "E125": "a phrase that names what its outcome does not have",
+    "E126": "a grammatical gender and number that cannot be read",
+    "E127": "a catalogue of translations that cannot be read",
     # expectations and `drama test`
     "E801": "an expectation that does not hold",
     "E802": "a test plan that cannot be read",
@@ -131,6 +133,8 @@ CODES: dict[str, str] = {
     "E906": "a journal in use by another session",
     "E908": "a player board that cannot be served",
     "W030": "a journal that ends in a torn entry, dropped on --resume",
+    "W040": "a person without a grammatical gender in a language that needs one",
+    "W041": "a line of the writer's without a translation",
 }
 
 

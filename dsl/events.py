@@ -57,6 +57,8 @@ def _sheet(sheet: PartySheet) -> dict:
         out["clauses"] = _plain(sheet.clauses)
     if sheet.names:
         out["names"] = _plain(sheet.names)
+    if sheet.grammar is not None:
+        out["grammar"] = _plain(sheet.grammar)
     return out
 
 

@@ -140,7 +140,7 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
     assert error.expected == ("'name', 'quintessence', 'traits', 'treasures', 'members', 'moves', 'hidden', "
-                              "'short', 'pronouns', 'clauses' or 'names'")
+                              "'short', 'pronouns', 'clauses', 'names' or 'grammar'")
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass
@@ -745,6 +745,20 @@ def _cut_event_log(folder: Path):
     return drama("render", "cut.jsonl")
 
 
+def _catalogue(po: str):
+    """A transcript in French, with the scenario's catalogue (docs/transcripts.md)."""
+    def trigger(folder: Path):
+        make_scenario(folder, DRAMA + '> The doors burst open.\n')
+        write(folder, "locale/fr.po", po)
+        return drama("run", "scenario.yaml", "--as", "transcript", "--lang", "fr")
+    return trigger
+
+
+def _check_lang(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("check", "scenario.yaml", "--lang", "fr")
+
+
 def _lang(text: str | None, lang: str = "phrases.yaml"):
     """A transcript in a language, or with a phrase file of the user's."""
     def trigger(folder: Path):
@@ -872,6 +886,11 @@ TRIGGERS = {
     "E123": _lang(None, "klingon"),
     "E124": _lang("- just\n- a list\n"),
     "E125": _lang("language: xx\nlocale: en\nphrases:\n  defeat: ['{P} falls to {Q}']\n"),
+    "E126": _scenario(cast=EMBERFALL_CAST.replace("    name: Kara the Ember-Witch\n",
+                                                  "    name: Kara the Ember-Witch\n    grammar: feminie\n")),
+    "E127": _catalogue('msgid "a"\nmsgstr "b"\nmsgid\n'),
+    "W040": _check_lang,
+    "W041": _catalogue('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'),
     "E350": _scenario('drama "Throne Hall" with Kara, Bren, a debat\n'),
     "E351": _scenario(DRAMA + 'Goblins lose member "Snak"\n'),
     "E352": _scenario(DRAMA + 'Goblins lose member Snik\nGoblins lose member Snik\n'),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import time
 
@@ -177,3 +179,29 @@ def test_a_dry_run_full_of_errors_resumed_stops_where_drama_check_stops(adventur
             found = check(scenario, dry_run=runs.run)
             assert _found(found) == _found(check(scenario))
         assert "W021" in {e.code for e in found}
+
+
+def test_a_burst_of_changes_leaves_nothing_in_the_log(adventure, caplog):
+    """Each change of a burst cancels the round under way; the answer of its stopped check, coming
+    later, goes nowhere quietly (it once raised InvalidStateError in a callback for every change,
+    whose tracebacks filled the pipe of the server's standard error until it hung)."""
+    lines = _script([["round", "Kara strikes -> Goblins, roll", "Goblins defends, roll"]] * 400)
+    write(adventure, "script.drama", "\n".join(lines) + "\n")
+
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        uri = s.uri("script.drama")
+        for k in range(12):
+            lines[3 + 3 * k] = f"Kara strikes -> Goblins, rolled {k % 6 + 1}"
+            s.versions["script.drama"] += 1
+            s.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=s.versions["script.drama"]),
+                [lsp.TextDocumentContentChangeWholeDocument(text="\n".join(lines) + "\n")]))
+            await asyncio.sleep(0.06)
+        last = s.versions["script.drama"]
+        while not any(u == uri and v == last for u, v, _ in s.log):
+            await asyncio.sleep(0.02)
+    with caplog.at_level(logging.WARNING):
+        body(adventure)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -77,6 +77,7 @@ class PartySheet:
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     clauses: Mapping[str, str] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)      # the full name in other languages
+    grammar: str | Mapping[str, str] | None = None      # gender and number of the name (`feminine`, per language)
 
     def __post_init__(self):
         object.__setattr__(self, "traits", _frozen(self.traits))
@@ -91,6 +92,8 @@ class PartySheet:
         object.__setattr__(self, "names", _frozen(self.names))
         if isinstance(self.short, Mapping):
             object.__setattr__(self, "short", _frozen(self.short))
+        if isinstance(self.grammar, Mapping):
+            object.__setattr__(self, "grammar", _frozen(self.grammar))
 
 
 @frozen

@@ -68,6 +68,8 @@ PARTY = Schema((
           items="words"),
     Field("names", "table", "the full name in other languages of a transcript (`fr: la bande de gobelins`)",
           items="text"),
+    Field("grammar", "words", "the grammatical gender and number of the name, for every language "
+          "(`feminine`) or per language (`{fr: feminine, en: plural}`); for narration only"),
 ))
 # (`short`, the words of a move and a clause may also be a table of languages:
 # `short: {en: the goblins, fr: les gobelins}`, for `drama run --lang`)

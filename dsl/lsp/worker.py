@@ -8,11 +8,16 @@
 # the answer. `interrupt()` sends the process SIGUSR1: its handler raises
 # `Stale` in the job that runs (never between jobs), the job answers None.
 # The process lives as long as the server, so what a job remembers (the dry
-# runs of `incremental.py`) serves the next one. Python's collection of
-# cycles is off in the worker: a full one, over all that the process
-# remembers, took a second under load in the middle of a check. The server
-# asks for it (`collect`) when the writer pauses, and a worker that never
-# gets a pause collects after a job once garbage has piled up.
+# runs of `incremental.py`) serves the next one. Each job has a ticket; an
+# interrupt makes every ticket given so far stale (a number the processes
+# share): a stale job that still waits in the queue answers None without
+# running, and the signal stops the one that runs only if it is stale.
+#
+# Python's collection of cycles is off in the worker: a full one, over all
+# that the process remembers, took a second under load in the middle of a
+# check. The server asks for it (`collect`) when the writer pauses; a worker
+# that never gets a pause collects before a job once garbage has piled up
+# (about a hundred checks' worth).
 #
 # Errors cross the pipe as their class, `args` and attributes: a DramaError
 # cannot be pickled the ordinary way (its subclasses' `__init__` take other
@@ -34,13 +39,17 @@ from ..errors import DramaError
 __all__ = ["Worker", "Stale"]
 
 _SIGNAL = getattr(signal, "SIGUSR1", None)      # (none on Windows: a stale job runs to its end)
-_running = False                                # in the worker: a job runs, and may be stopped
-# how many new objects that may hold cycles a worker lets pile up before it collects them after a job
-_MOST_GARBAGE = 2_000_000
+# in the worker: the ticket of the job that runs (None between jobs), and the shared number below
+# which every ticket is stale (the server raises it on `interrupt`)
+_current: int | None = None
+_stale_below = None
+# how many new objects that may hold cycles a worker lets pile up (when no pause came to collect them)
+_MOST_GARBAGE = 3_000_000
 
 
-class Stale(Exception):
-    """Raised inside a job when a newer change makes it useless."""
+class Stale(BaseException):
+    """Raised inside a job when a newer change makes it useless (not an Exception: no `except
+    Exception` of the code it stops may take it for an error of its own)."""
 
 
 def _rebuild(cls, args, attributes):
@@ -64,34 +73,38 @@ def dumps(value) -> bytes:
 
 
 def _stop(signum, frame) -> None:
-    if _running:
+    if _current is not None and _current < _stale_below.value:
         raise Stale()
 
 
-def _started() -> None:
-    """In the worker, once: SIGUSR1 stops the running job; Ctrl-C is the server's to handle; no
-    collection of cycles during a job (`collect`)."""
+def _started(stale_below) -> None:
+    """In the worker, once: SIGUSR1 stops the running job if it is stale; Ctrl-C is the server's to
+    handle; no collection of cycles during a job (`collect`)."""
+    global _stale_below
+    _stale_below = stale_below
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _SIGNAL is not None:
         signal.signal(_SIGNAL, _stop)
 
 
-def _call(job: Callable, args: tuple) -> bytes | None:
-    """A job in the worker: its result pickled (errors included), or None when it was stopped."""
-    global _running
+def _call(ticket: int, job: Callable, args: tuple) -> bytes | None:
+    """A job in the worker: its result pickled (errors included), or None when it was stopped, or
+    stale before it began (an interrupt that came while it waited in the queue)."""
+    global _current
+    if ticket < _stale_below.value:
+        return None
+    if gc.get_count()[0] > _MOST_GARBAGE:
+        gc.collect()
     try:
         try:
-            _running = True
+            _current = ticket
             result = job(*args)
         finally:
-            _running = False
+            _current = None
         return dumps(result)
     except Stale:
         return None
-    finally:
-        if gc.get_count()[0] > _MOST_GARBAGE:       # (never quiet for long: collect now)
-            gc.collect()
 
 
 def collect() -> None:
@@ -104,8 +117,11 @@ class Worker:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        context = multiprocessing.get_context("spawn")
+        self._stale_below = context.Value("q", 0, lock=False)
+        self._tickets = 0
         self._pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_started)
+            max_workers=1, mp_context=context, initializer=_started, initargs=(self._stale_below,))
         self._pid = self._pool.submit(os.getpid)      # (also starts the process now, not at the first job)
 
     def submit(self, job: Callable, *args) -> concurrent.futures.Future:
@@ -116,14 +132,24 @@ class Worker:
         def answered(future: concurrent.futures.Future) -> None:
             try:
                 data = future.result()
-                done.set_result(None if data is None else pickle.loads(data))
-            except BaseException as error:        # noqa: BLE001 - the caller's to see
-                done.set_exception(error)
-        self._pool.submit(_call, job, args).add_done_callback(answered)
+                value, error = (None if data is None else pickle.loads(data)), None
+            except BaseException as raised:        # noqa: BLE001 - the caller's to see
+                value, error = None, raised
+            try:
+                if error is None:
+                    done.set_result(value)
+                else:
+                    done.set_exception(error)
+            except concurrent.futures.InvalidStateError:
+                pass          # (the caller cancelled it, a round made stale: nobody waits for it)
+        self._tickets += 1
+        self._pool.submit(_call, self._tickets, job, args).add_done_callback(answered)
         return done
 
     def interrupt(self) -> None:
-        """Stop the job that runs now, if any (the next ones run)."""
+        """Stop every job submitted so far: the one that runs now, and those that wait (the jobs
+        submitted after run)."""
+        self._stale_below.value = self._tickets + 1
         if _SIGNAL is None or not self._pid.done() or self._pid.exception() is not None:
             return
         try:
