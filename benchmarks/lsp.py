@@ -9,9 +9,11 @@ last version, whether any diagnostics of an older version were published after
 a newer one, and the completion times during the burst. `--edit prose` rewrites
 lines of narration (which the server knows change nothing else: the check is
 kept), `--edit statement` changes the dice of exchanges (a whole check each). `--source DIR` runs
-the server of another checkout (to compare with the code before a change).
+the server of another checkout; `--before DIR` measures DIR's server first, then
+this one, in the same run, and prints the ratios and the load average.
 
-    python benchmarks/lsp.py [--lines 5000] [--changes 34] [--gap 0.05] [--bursts 5] [--edit prose|statement] [--source DIR]
+    python benchmarks/lsp.py [--lines 5000] [--changes 34] [--gap 0.05] [--bursts 5] [--edit prose|statement]
+                             [--source DIR] [--before DIR] [--no-preview]
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ async def timed(request) -> float:
     return time.perf_counter() - start
 
 
-async def main(args) -> None:
+async def measure(args, source: Path) -> dict:
+    """The bursts against the server of `source`; its figures (and the preview's, when asked)."""
     folder = Path(tempfile.mkdtemp(prefix="drama-lsp-bench-"))
     (folder / "setting.yaml").write_text(EMBERFALL_SETTING)
     (folder / "cast.yaml").write_text(EMBERFALL_CAST)
@@ -96,7 +99,6 @@ async def main(args) -> None:
         if params.uri == uri:
             published.append((params.version, time.perf_counter()))
 
-    source = Path(args.source).resolve() if args.source else ROOT
     await client.start_io(sys.executable, "-m", "dsl", "lsp", env=dict(os.environ, PYTHONPATH=str(source)),
                           cwd=str(source))
     await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(),
@@ -117,21 +119,50 @@ async def main(args) -> None:
         version = results[-1]["version"]
         await asyncio.sleep(1.0)
     versions = [v for v, _ in published]
-    stale = sum(1 for a, b in zip(versions, versions[1:]) if b is not None and a is not None and b < a)
-    latencies = [r["latency"] * 1000 for r in results]
-    completions = [c * 1000 for r in results for c in r["completions"]]
-    print(f"server: {source}")
-    print(f"{args.lines} lines, edits of {args.edit}, {args.bursts} bursts of {args.changes} changes {args.gap * 1000:.0f} ms apart")
-    print(f"diagnostics of the last version after the last change: median {statistics.median(latencies):.0f} ms,"
-          f" max {max(latencies):.0f} ms")
-    print(f"publications: {len(published)}; a stale version published after a newer one: {stale} times")
-    print(f"completion during the bursts: median {statistics.median(completions):.1f} ms, "
-          f"max {max(completions):.1f} ms ({len(completions)} requests; idle {idle * 1000:.1f} ms)")
-    if not args.source:
-        await preview(client, args)
+    out = {"latencies": [r["latency"] * 1000 for r in results],
+           "completions": [c * 1000 for r in results for c in r["completions"]], "idle": idle * 1000,
+           "published": len(published),
+           "stale": sum(1 for a, b in zip(versions, versions[1:]) if b is not None and a is not None and b < a)}
+    if args.preview:
+        out["preview"] = await preview(client, args)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
+    return out
+
+
+def _figures(name: str, found: dict) -> None:
+    latencies, completions = found["latencies"], found["completions"]
+    print(f"{name}: diagnostics of the last version after the last change: median {statistics.median(latencies):.0f} ms,"
+          f" max {max(latencies):.0f} ms; publications {found['published']}, a stale version published after a"
+          f" newer one {found['stale']} times; completion during the bursts: median"
+          f" {statistics.median(completions):.1f} ms, max {max(completions):.1f} ms ({len(completions)} requests;"
+          f" idle {found['idle']:.1f} ms)")
+    if "preview" in found:
+        times = found["preview"]
+        print(f"{name}: the story preview of river-veyne after an edit: median {statistics.median(times):.0f} ms, "
+              f"max {max(times):.0f} ms ({len(times)} edits)")
+
+
+async def main(args) -> None:
+    print(f"{args.lines} lines, edits of {args.edit}, {args.bursts} bursts of {args.changes} changes"
+          f" {args.gap * 1000:.0f} ms apart; load average {os.getloadavg()[0]:.2f}")
+    runs = [("before", Path(args.before).resolve())] if args.before else []
+    runs.append(("after" if args.before else "server", Path(args.source).resolve() if args.source else ROOT))
+    found = {}
+    for name, source in runs:
+        print(f"{name}: the server of {source}")
+        found[name] = await measure(args, source)
+        _figures(name, found[name])
+    if args.before:
+        before, after = found["before"], found["after"]
+        for what in ("latencies", "completions"):
+            print(f"{what}: median before/after {statistics.median(before[what]) / statistics.median(after[what]):.1f}x,"
+                  f" max {max(before[what]) / max(after[what]):.1f}x")
+        if "preview" in before:
+            print(f"preview: median before/after "
+                  f"{statistics.median(before['preview']) / statistics.median(after['preview']):.1f}x")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 async def preview(client, args) -> None:
@@ -156,8 +187,7 @@ async def preview(client, args) -> None:
         times.append((time.perf_counter() - start) * 1000)
         assert any(f"{k} feet higher" in line["text"] for line in found["lines"]), found.get("error")
         await asyncio.sleep(0.2)
-    print(f"the story preview of river-veyne after an edit: median {statistics.median(times):.0f} ms, "
-          f"max {max(times):.0f} ms (10 edits)")
+    return times
 
 
 if __name__ == "__main__":
@@ -168,4 +198,6 @@ if __name__ == "__main__":
     parser.add_argument("--bursts", type=int, default=5)
     parser.add_argument("--edit", choices=("prose", "statement"), default="statement")
     parser.add_argument("--source", help="the checkout whose `dsl` to run (default: this one)")
+    parser.add_argument("--before", help="a checkout to measure first, in the same run (the code before a change)")
+    parser.add_argument("--no-preview", dest="preview", action="store_false", help="leave the preview out")
     asyncio.run(main(parser.parse_args()))

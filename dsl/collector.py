@@ -28,8 +28,8 @@
   that case, without result objects; property tests keep both equal to the
   interpreter and `Game.exchange` (tests/test_compiled.py, tests/test_duel.py).
 - **Result dataclasses are built without `object.__setattr__`** (`@frozen`, in
-  `dsl/engine/frozen.py`, inside the engine so that the engine depends on
-  nothing outside it).
+  `dsl/frozen.py`, a leaf module that the engine, the syntax tree and the
+  other frozen records share).
 """
 
 from __future__ import annotations

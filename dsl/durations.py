@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .frozen import frozen
 
 # seconds per unit; `rounds` depends on the setting and is resolved with `seconds()`
 UNITS: dict[str, int | None] = {
@@ -13,7 +14,7 @@ UNITS: dict[str, int | None] = {
 _PATTERN = re.compile(r"^\s*(\d+)\s*([A-Za-z]+)\s*$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Duration:
     """An amount of in-world time in one unit (singular form: second, ..., round)."""
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import itertools
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Position:
     """Where something was written: a file, a 1-based line and a 1-based column."""
 
@@ -98,12 +99,18 @@ CODES: dict[str, str] = {
     "E520": "an input that is not a regular file, or is too big",
     "E521": "a NUL character or a lone surrogate in an input",
     "E522": "YAML whose aliases and merges expand too far",
+    # `drama simulate --cluster` (dsl/cluster.py)
+    "E530": "`--cluster` without Dask distributed installed",
+    "E531": "a Dask scheduler that does not answer",
+    "E532": "a block of runs that failed on the cluster",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
     "E123": "a language or phrase book that cannot be found",
     "E124": "a phrase book that cannot be read",
     "E125": "a phrase that names what its outcome does not have",
+    "E126": "a grammatical gender and number that cannot be read",
+    "E127": "a catalogue of translations that cannot be read",
     # expectations and `drama test`
     "E801": "an expectation that does not hold",
     "E802": "a test plan that cannot be read",
@@ -126,6 +133,8 @@ CODES: dict[str, str] = {
     "E906": "a journal in use by another session",
     "E908": "a player board that cannot be served",
     "W030": "a journal that ends in a torn entry, dropped on --resume",
+    "W040": "a person without a grammatical gender in a language that needs one",
+    "W041": "a line of the writer's without a translation",
 }
 
 

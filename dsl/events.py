@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
+from .frozen import frozen
 from .scenes import DEFAULT_KIND
 from .terminal import json_safe
 
@@ -57,6 +57,8 @@ def _sheet(sheet: PartySheet) -> dict:
         out["clauses"] = _plain(sheet.clauses)
     if sheet.names:
         out["names"] = _plain(sheet.names)
+    if sheet.grammar is not None:
+        out["grammar"] = _plain(sheet.grammar)
     return out
 
 
@@ -336,7 +338,7 @@ def to_json_lines(events: Iterable[dict]) -> str:
 
 # ------------------------------------------------------------------ an exchange's events, together
 
-@dataclass(frozen=True)
+@frozen
 class ExchangeEvents:
     """The events of one exchange, as they follow one another in the log: its `action`
     (None when the log has comparisons without it, cut short), its comparisons (an

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
+from .frozen import frozen
 from .engine import formulas
 from .pools import SideCounts, field_bits, pool_distribution, side_outcomes, unpack  # noqa: F401  (pool_distribution: the API of a pool's counts)
 from .syntax import nodes as n
@@ -23,7 +23,7 @@ ACTION_FILE = "<action>"
 
 # ------------------------------------------------------------------ what is rolled
 
-@dataclass(frozen=True)
+@frozen
 class Pool:
     """One party's part in a side, as the engine planned it (R2, R3, R10)."""
 
@@ -41,7 +41,7 @@ class Pool:
     available: int            # quintessence it can lose, after spending (R4, R6)
 
 
-@dataclass(frozen=True)
+@frozen
 class SidePlan:
     """A side of the exchange: the acting side, a target's side, or the GM's target number."""
 
@@ -55,7 +55,7 @@ class SidePlan:
         return not self.pools
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """One exchange, ready to count: its sides, what was spent, and the dice."""
 
@@ -74,7 +74,7 @@ class Plan:
 
 # ------------------------------------------------------------------ results
 
-@dataclass(frozen=True)
+@frozen
 class Chance:
     """`count` of `total` equally weighted outcomes."""
 
@@ -90,7 +90,7 @@ class Chance:
         return self.count / self.total
 
 
-@dataclass(frozen=True)
+@frozen
 class ComparisonOdds:
     """The chances of one comparison (R5, R8): the action against one target."""
 
@@ -104,7 +104,7 @@ class ComparisonOdds:
     defender_double: Chance   # the defending side wins double (never the GM)
 
 
-@dataclass(frozen=True)
+@frozen
 class LossTable:
     """How much quintessence a party (or a side) loses: `counts[k]` of `total` lose k (R6)."""
 
@@ -122,7 +122,7 @@ class LossTable:
         return Fraction(sum(k * c for k, c in enumerate(self.counts)), self.total)
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """Everything `drama odds` reports about one exchange."""
 

@@ -14,9 +14,9 @@ Errors go to a `Diagnostics` sink that places each one in its file
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+from .frozen import frozen
 from .syntax import nodes as n
 from .checker import check_script, choice_blocks, has_blocks
 from .errors import MAX_COLLECTED, stopped_after, Diagnostics, DramaError
@@ -148,11 +148,14 @@ def _read_script(scenario: Scenario, text: str, line_offset: int, sources: Sourc
     return script
 
 
-def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) -> list[DramaError]:
+def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None,
+          dry_run=None) -> list[DramaError]:
     """Every error found in one pass over a scenario: YAML, syntax, names and
     rules, then the warnings.
 
-    The script is dry-run only when the cast loaded cleanly: with a broken cast
+    `dry_run(interpreter, script)`, if given, runs the dry run in place of
+    `interpreter.run(script)` (the language server resumes it where an edit
+    begins, dsl/lsp/incremental.py). The script is dry-run only when the cast loaded cleanly: with a broken cast
     every name would look unknown, and those errors would be false ones.
     """
     errors: list[DramaError] = []
@@ -172,14 +175,15 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None) 
         except DramaError as error:
             Diagnostics(into=errors).report(error)
             return errors
-    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient)
+    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run)
     errors[:] = without_follow_ons(errors, scenario.script, lambda fixed: _findings(
-        scenario, fixed, cast_ok, seed=seed, lenient=lenient))
+        scenario, fixed, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run))
     errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
     return errors
 
 
-def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool) -> list[DramaError]:
+def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool,
+              dry_run=None) -> list[DramaError]:
     """What `drama check` finds in a scenario's script: syntax, includes, and (with a good cast)
     every branch checked and the dry run."""
     errors: list[DramaError] = []
@@ -202,7 +206,10 @@ def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: 
                                   budget=budget)
         interpreter.checks_expectations = False
         try:
-            interpreter.run(script)
+            if dry_run is None:
+                interpreter.run(script)
+            else:
+                dry_run(interpreter, script)
         except DramaError as error:        # not expected with a collecting sink, but never lose one
             met.report(error)
         if interpreter.spent is not None:  # the dry run stopped: what it did not reach is unchecked
@@ -245,7 +252,7 @@ def replay(scenario_path: str | os.PathLike, script_text: str, *, seed: int = 0,
 # ---------------------------------------------------------------------------
 # a session at the table
 
-@dataclass(frozen=True)
+@frozen
 class PartyOnBoard:
     """One party as the board shows it."""
 
@@ -260,7 +267,7 @@ class PartyOnBoard:
     holding: bool           # let its turn pass, and may act later this round (R9)
 
 
-@dataclass(frozen=True)
+@frozen
 class Board:
     """The state of the table after the statements accepted so far."""
 
@@ -277,7 +284,7 @@ class Board:
         return next(p for p in self.parties if p.id == pid)
 
 
-@dataclass(frozen=True)
+@frozen
 class Snapshot:
     """A session at one moment, as frozen data (`Session.snapshot`): opaque to its users,
     valid for `Session.restore` and `Session.from_snapshot` of the same program, whatever

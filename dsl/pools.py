@@ -14,10 +14,11 @@ done by the interpreter's big-integer multiplication, not a Python loop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from typing import Sequence
+
+from .frozen import frozen
 
 
 @lru_cache(maxsize=None)
@@ -115,7 +116,7 @@ def _marginals(dice: int, sides: int, high: int) -> tuple[dict[tuple[int, int], 
     return by_highs, by_ones
 
 
-@dataclass(frozen=True)
+@frozen
 class SideCounts:
     """A side's outcomes, counted (R2, R6, R10).
 

@@ -140,7 +140,7 @@ def test_e103_unknown_key_did_you_mean(in_tmp):
     assert (error.where, error.line, error.col) == ("cast.yaml", 11, 5)
     assert error.message == "unknown key 'quintesence' in the party 'Bren'"
     assert error.expected == ("'name', 'quintessence', 'traits', 'treasures', 'members', 'moves', 'hidden', "
-                              "'short', 'pronouns', 'clauses' or 'names'")
+                              "'short', 'pronouns', 'clauses', 'names' or 'grammar'")
     assert error.help == "did you mean 'quintessence'?"
     assert_caret(error, "    quintesence: 5")
     # the key it lacks is reported as well, in the same pass
@@ -745,6 +745,20 @@ def _cut_event_log(folder: Path):
     return drama("render", "cut.jsonl")
 
 
+def _catalogue(po: str):
+    """A transcript in French, with the scenario's catalogue (docs/transcripts.md)."""
+    def trigger(folder: Path):
+        make_scenario(folder, DRAMA + '> The doors burst open.\n')
+        write(folder, "locale/fr.po", po)
+        return drama("run", "scenario.yaml", "--as", "transcript", "--lang", "fr")
+    return trigger
+
+
+def _check_lang(folder: Path):
+    make_scenario(folder, DRAMA)
+    return drama("check", "scenario.yaml", "--lang", "fr")
+
+
 def _lang(text: str | None, lang: str = "phrases.yaml"):
     """A transcript in a language, or with a phrase file of the user's."""
     def trigger(folder: Path):
@@ -798,6 +812,21 @@ def _play_journal_in_use(folder: Path):
 def _play_unwritable(folder: Path):
     make_scenario(folder, DRAMA)
     return drama("play", "scenario.yaml", "--journal", "nowhere/j.drama")
+
+
+def _without_distributed(folder: Path):
+    """`drama simulate --cluster` where Dask distributed cannot be imported."""
+    import sys
+    make_scenario(folder, DRAMA)
+    saved = sys.modules.get("distributed")
+    sys.modules["distributed"] = None          # import distributed raises ImportError
+    try:
+        return drama("simulate", "scenario.yaml", "--runs", "5", "--cluster", "local")
+    finally:
+        if saved is None:
+            del sys.modules["distributed"]
+        else:
+            sys.modules["distributed"] = saved
 
 
 def _play_busy_port(folder: Path):
@@ -857,6 +886,11 @@ TRIGGERS = {
     "E123": _lang(None, "klingon"),
     "E124": _lang("- just\n- a list\n"),
     "E125": _lang("language: xx\nlocale: en\nphrases:\n  defeat: ['{P} falls to {Q}']\n"),
+    "E126": _scenario(cast=EMBERFALL_CAST.replace("    name: Kara the Ember-Witch\n",
+                                                  "    name: Kara the Ember-Witch\n    grammar: feminie\n")),
+    "E127": _catalogue('msgid "a"\nmsgstr "b"\nmsgid\n'),
+    "W040": _check_lang,
+    "W041": _catalogue('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'),
     "E350": _scenario('drama "Throne Hall" with Kara, Bren, a debat\n'),
     "E351": _scenario(DRAMA + 'Goblins lose member "Snak"\n'),
     "E352": _scenario(DRAMA + 'Goblins lose member Snik\nGoblins lose member Snik\n'),
@@ -894,6 +928,9 @@ TRIGGERS = {
     "E520": _cast_a_device,
     "E521": _scenario(DRAMA + "> a NUL: \0\n"),
     "E522": _merge_bomb,
+    "E530": lambda folder: _without_distributed(folder),
+    "E531": lambda folder: (make_scenario(folder, DRAMA),
+                            drama("simulate", "scenario.yaml", "--runs", "5", "--cluster", "http://nowhere"))[1],
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
@@ -928,6 +965,8 @@ TRIGGERS = {
 # reminder to remove it from this table)
 UNREACHABLE: dict[str, str] = {
     "E511": "a safety net: `drama fmt` checks its own layout, and no known script fails that check",
+    "E532": "a safety net: a block of runs raises on a worker only if its drama is not the one here "
+            "(tests/test_cluster.py kills a worker, which Dask runs again)",
 }
 
 
@@ -952,5 +991,5 @@ def test_every_code_is_reachable_from_the_command_line(in_tmp, code):
     assert f"{'warning' if warning else 'error'}[{code}]: " in outcome.stderr, outcome.stderr
     only_error_lines(outcome.stderr)
     first = outcome.stderr.splitlines()[0]
-    if code not in ("E108", "E501", "E510", "E512", "E908", "E123"):    # no file to point into for these
+    if code not in ("E108", "E501", "E510", "E512", "E908", "E123", "E530", "E531"):    # no file to point into for these
         assert ERROR_HEAD.match(first), first

@@ -6,6 +6,8 @@ import os
 import textwrap
 
 import pytest
+
+import dsl
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from dsl.durations import Duration
@@ -862,3 +864,29 @@ def test_fuzz_only_drama_errors(text):
         except DramaError:
             pass
         assert all(isinstance(e, DramaError) for e in errors)
+
+
+MERGE_AND_DUPLICATE = """\
+parties:
+  Kara:
+    <<: 3
+    quintessence: 6
+    quintessence: 7
+    traits: !!python/object {Sorcery: 3}
+"""
+
+
+def test_a_file_read_again_unchanged_gives_the_same_errors_again(tmp_path):
+    """A composed YAML file is kept for the next load of the same text (the language
+    server re-checks the cast on every edit of the script): every load still reports
+    all of its errors, the bad merge (found while the mapping is read, after composing)
+    included, and a changed file is composed anew."""
+    (tmp_path / "scenario.yaml").write_text("title: T\ncast: cast.yaml\nscript: |\n  > hello\n")
+    (tmp_path / "cast.yaml").write_text(MERGE_AND_DUPLICATE)
+    first = [e.format() for e in dsl.check(tmp_path / "scenario.yaml")]
+    again = [e.format() for e in dsl.check(tmp_path / "scenario.yaml")]
+    assert first == again
+    assert {"E102", "E104", "E106"} <= {line.split("[")[1][:4] for line in first if "error[" in line}
+    (tmp_path / "cast.yaml").write_text(MERGE_AND_DUPLICATE.replace("quintessence: 7\n", ""))
+    changed = [e.format() for e in dsl.check(tmp_path / "scenario.yaml")]
+    assert not any("E102" in line for line in changed)

@@ -114,7 +114,9 @@ def diff(expected: str, actual: str, name: str, limit: int = 60) -> str:
 def test_golden(name, kind, fmt, lang, features, request):
     outcome = drama("run", scenario_path(name, features), "--seed", "0", "--as", kind, "--format", fmt,
                     "--lang", lang)
-    assert outcome.code == 0 and outcome.stderr == "", outcome.output
+    # (the features scenario has no French catalogue: its lines are told without their words, W041)
+    quiet = outcome.stderr == "" or name == "features" and lang == "fr" and "warning[W041]" in outcome.stderr
+    assert outcome.code == 0 and quiet, outcome.output
     golden = GOLDENS / golden_name(name, kind, fmt, lang)
     if request.config.getoption("--update-goldens"):
         GOLDENS.mkdir(exist_ok=True)

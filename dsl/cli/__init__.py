@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lsp": ("lsp", "lsp_command", "Run the language server (LSP) for editors: diagnostics, completion, hover."),
     "play": ("play", "play_command", "Play a scenario live at the table, with a journal, undo and a player board."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file."),
+    "strings": ("strings", "strings_command", "Write the writer's words of a scenario as a gettext catalogue, to translate."),
 }
 
 

@@ -84,7 +84,11 @@ def run_command(scenario: str, seed: int, fmt: str, as_: str, numbers: bool, tem
                 out.commit()
                 return
             events = program.run(seed=seed, lenient=lenient, mode=mode, choices=given)
-            text = output_text(events, fmt, as_, numbers, template, lang, recap)
+            told = events
+            if as_ == "transcript" and fmt != "json":
+                told = _translated(program, lang, events, lambda p: p.run(seed=seed, lenient=lenient, mode=mode,
+                                                                          choices=given))
+            text = output_text(told, fmt, as_, numbers, template, lang, recap)
             if record_file:
                 from ..syntax.printer import record
                 try:
@@ -127,13 +131,37 @@ def render_command(events_file: str, fmt: str, as_: str, numbers: bool, template
               help="Check with this cast instead of the scenario's (repeatable).")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
               help="Bind one of the adventure's roles to a party of the cast (repeatable).")
-def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...]) -> None:
+@click.option("--lang", "langs", multiple=True, metavar="LANG",
+              help="Also check the scenario for transcripts in this language (repeatable); the languages "
+                   "of its catalogues (locale/LANG.po) are checked without it. See docs/transcripts.md.")
+def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...], roles: tuple[str, ...],
+                  langs: tuple[str, ...] = ()) -> None:
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
     from ..pipeline import check
     errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=bindings(roles))
+    if not any(not error.is_warning for error in errors):
+        from ..catalogue import check_languages
+        errors += check_languages(scenario, langs, cast=list(casts) or None, roles=bindings(roles))
     if errors:
         fail(errors)          # returns when they are all warnings
     click.echo(f"{scenario}: ok")
+
+
+def _translated(program, lang: str | None, events: list[dict], run) -> list[dict]:
+    """The events of the run told in the transcript's language: the run again
+    with the writer's words from the scenario's catalogue (dsl/catalogue.py),
+    the same dice and the same choices; a line without a translation is a
+    warning (W041) on standard error."""
+    from .. import catalogue
+    from ..render import phrasebook
+    book = phrasebook.load(lang)
+    if not catalogue.needs(book):
+        return events
+    translation = catalogue.load(program, book.language)
+    told = catalogue.translate_events(run(catalogue.translate_program(program, translation)), translation)
+    for warning in catalogue.warnings(translation, program.path):
+        click.echo(warning.format(), err=True)
+    return told
 
 
 def _phrase_file(lang: str | None) -> str | None:

@@ -7,7 +7,7 @@ from typing import Protocol, Sequence
 
 from ..errors import DramaError
 from ..limits import MAX_DICE, too_many_dice
-from .frozen import frozen
+from ..frozen import frozen
 
 
 class DiceSource(Protocol):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .dice import NO_THROW, Throw
-from .frozen import frozen
+from ..frozen import frozen
 
 # the GM's side of a comparison against a target number, and the GM as a tie's winner (R11)
 GM = "GM"

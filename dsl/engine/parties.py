@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Mapping
 
+from ..frozen import frozen
 from ..durations import Duration
 from ..errors import Position
-from .frozen import frozen
 
 TIE_POLICIES = ("vote", "actor", "defender", "random")
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """Every rule knob of RULES.md, with its default."""
 
@@ -56,7 +56,7 @@ def _frozen(mapping: Mapping | None) -> Mapping:
     return MappingProxyType(dict(mapping or {}))
 
 
-@dataclass(frozen=True)
+@frozen
 class PartySheet:
     """A party as the cast describes it (R17): a character or a group acting as one."""
 
@@ -77,6 +77,7 @@ class PartySheet:
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     clauses: Mapping[str, str] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)      # the full name in other languages
+    grammar: str | Mapping[str, str] | None = None      # gender and number of the name (`feminine`, per language)
 
     def __post_init__(self):
         object.__setattr__(self, "traits", _frozen(self.traits))
@@ -91,6 +92,8 @@ class PartySheet:
         object.__setattr__(self, "names", _frozen(self.names))
         if isinstance(self.short, Mapping):
             object.__setattr__(self, "short", _frozen(self.short))
+        if isinstance(self.grammar, Mapping):
+            object.__setattr__(self, "grammar", _frozen(self.grammar))
 
 
 @frozen

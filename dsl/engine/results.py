@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
-from .frozen import frozen
+from ..frozen import frozen
 from .inputs import Part
 from .parties import PartyState
 
@@ -199,7 +199,7 @@ class Recovery:
     parties: States
 
 
-@dataclass(frozen=True)
+@frozen
 class DramaEnded:
     drama: str
     rounds: int

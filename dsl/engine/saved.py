@@ -11,9 +11,9 @@ the results kept (the open double-win options) are immutable already.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..frozen import frozen
 from . import results as r
 from .turns import Drama
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-@dataclass(frozen=True)
+@frozen
 class SavedParty:
     """What changes of one party at the table (`TableParty`)."""
 
@@ -33,7 +33,7 @@ class SavedParty:
     last_recovery: int | None
 
 
-@dataclass(frozen=True)
+@frozen
 class SavedDrama:
     """The running dramatic situation (`turns.Drama`)."""
 
@@ -49,7 +49,7 @@ class SavedDrama:
     acted_any: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class SavedGame:
     """Everything of a `Game` that a run changes, the dice's position included."""
 

@@ -15,9 +15,9 @@ A run gets the answer to every choice through one method,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from ..frozen import frozen
 from .. import events as ev
 from ..errors import DramaError, Position, did_you_mean, one_of
 from ..syntax import nodes as n
@@ -26,7 +26,7 @@ from . import conditions
 __all__ = ["Offered", "Question", "Answer", "Ask", "pick", "parse_answers", "check_answers"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Offered:
     """One option as the choice offers it: available or not (and why not)."""
 
@@ -36,7 +36,7 @@ class Offered:
     why: str | None = None        # why it is unavailable
 
 
-@dataclass(frozen=True)
+@frozen
 class Question:
     """A choice to answer: its label, its options in order, and where it is written."""
 
@@ -52,7 +52,7 @@ class Question:
         return next((o for o in self.options if o.label == label), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Answer:
     """The option taken, and how: "given" (in the script), "command" (--choose),
     "table" (the `ask` hook) or "seeded" (the seeded dice)."""

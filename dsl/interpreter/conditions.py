@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from ..frozen import frozen
 from ..syntax import nodes as n
 
 
@@ -79,7 +79,7 @@ def quantity(q: n.Quantity, run: Run) -> int:
     return state.quintessence if q.kind == "quintessence" else state.damage_pool
 
 
-@dataclass(frozen=True)
+@frozen
 class LastExchange:
     """What `last exchange ...` conditions ask of the latest exchange."""
 

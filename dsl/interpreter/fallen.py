@@ -19,9 +19,10 @@ what the run will play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable, Iterable
 
+from ..frozen import frozen
 from .. import events as ev
 from ..errors import DramaError, RuleError
 from ..syntax import nodes as n
@@ -35,7 +36,7 @@ _OF_AN_ACTION = n.kinds("part_of_exchange")      # its defences, ties, split and
 TARGET_DEFEATED = "target defeated"
 
 
-@dataclass(frozen=True)
+@frozen
 class Standing:
     """What is left of one line: the line to run, or None when it is skipped whole."""
 

@@ -13,13 +13,13 @@ Every such decision is a method here, so no other module tests a mode's flags.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..frozen import frozen
 from ..syntax import nodes as n
 from ..engine import Throw
 
 
-@dataclass(frozen=True)
+@frozen
 class RunMode:
     """How one run reads the dice and table calls of its script."""
 

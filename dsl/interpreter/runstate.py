@@ -17,13 +17,14 @@ between, never the whole log.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..frozen import frozen
 from ..engine.saved import SavedGame
 from .exchanges import Pending
 
 
-@dataclass(frozen=True)
+@frozen
 class RunState:
     """Everything an interpreter's run has changed, at one moment."""
 
@@ -47,7 +48,7 @@ def copy_pending(pending: Pending | None) -> Pending | None:
                    defence_shifts=list(pending.defence_shifts), tie_shifts=list(pending.tie_shifts))
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Mark:
     """A point in a growing list: the items since the mark before (`parent`), and how many in all."""
 

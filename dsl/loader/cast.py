@@ -127,6 +127,7 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         value = _words(f, *found["names"], ctx, f"the names of '{party_id}'", table=True)
         names = value if isinstance(value, dict) else {}
     pronouns = _pronouns(f, found.get("pronouns"), ctx, party_id)
+    grammar = _grammar(f, found.get("grammar"), ctx, party_id)
     clauses = _clauses(f, found.get("clauses"), ctx, party_id)
     hidden = expect_field(f, *found["hidden"], ctx, PARTY["hidden"], f"'hidden' of '{party_id}'") \
         if "hidden" in found else False
@@ -145,6 +146,7 @@ def _party(f: YamlFile, party_id: str, key_node: Node, node: Node, ctx: Context)
         words=words,
         clauses=clauses,
         names=names,
+        grammar=grammar,
     )
 
 
@@ -181,6 +183,28 @@ def _pronouns(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_i
                expected="she/her, he/him, they/them, it/its, or three forms of your own such as xe/xem/xyr",
                hint=did_you_mean(value, ["she/her", "he/him", "they/them", "it/its"]))
     return None
+
+
+def _grammar(f: YamlFile, pair: tuple[Node, Node] | None, ctx: Context, party_id: str
+             ) -> str | dict[str, str] | None:
+    """`feminine`, `masculine plural`, or a table of languages (`{fr: feminine, en:
+    plural}`): the gender and number a name takes (E126)."""
+    if pair is None:
+        return None
+    value = _words(f, *pair, ctx, f"the grammar of '{party_id}'")
+    if isinstance(value, Bad):
+        return None
+    from ..render.grammar import GENDERS, NUMBERS, parse
+    for lang, text in (value.items() if isinstance(value, dict) else [("", value)]):
+        if parse(text) is None:
+            where = f" in '{lang}'" if lang else ""
+            ctx.report("E126", f"the grammar of '{party_id}'{where} cannot be read: {text!r}", f.value_pos(*pair),
+                       expected="a gender and a number: " + ", ".join(
+                           w for w in list(GENDERS) + list(NUMBERS) if len(w) > 2) + " (e.g. `feminine`, "
+                           "`masculine plural`)",
+                       hint=did_you_mean(str(text), ["feminine", "masculine", "plural", "singular"]))
+            return None
+    return value
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")

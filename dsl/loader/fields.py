@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..frozen import frozen
 from ..durations import Duration, parse_duration
 from ..errors import Position, did_you_mean, one_of
 from ..limits import MAX_NUMBER
@@ -40,7 +40,7 @@ KINDS = ("text", "integer", "duration", "choice", "boolean", "mapping", "table",
 # "either": text, or a mapping with the keys of `items`
 
 
-@dataclass(frozen=True)
+@frozen
 class Field:
     """One key of a YAML mapping, declared once: the validators read it (and a JSON Schema can)."""
 
@@ -62,7 +62,7 @@ class Field:
         assert self.kind in KINDS, self.kind
 
 
-@dataclass(frozen=True)
+@frozen
 class Schema:
     """The keys a mapping may have, in order, each a Field."""
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
 
+from ..frozen import frozen
 from ..engine.parties import TIE_POLICIES, PartySheet, Settings
 from ..errors import Position
 from .fields import SHEET_NAME_FORBIDDEN, Field, Schema  # noqa: F401 - SHEET_NAME_FORBIDDEN is re-exported
@@ -67,6 +68,8 @@ PARTY = Schema((
           items="words"),
     Field("names", "table", "the full name in other languages of a transcript (`fr: la bande de gobelins`)",
           items="text"),
+    Field("grammar", "words", "the grammatical gender and number of the name, for every language "
+          "(`feminine`) or per language (`{fr: feminine, en: plural}`); for narration only"),
 ))
 # (`short`, the words of a move and a clause may also be a table of languages:
 # `short: {en: the goblins, fr: les gobelins}`, for `drama run --lang`)
@@ -104,7 +107,7 @@ SCENARIO_KEYS = SCENARIO.keys
 
 
 
-@dataclass(frozen=True)
+@frozen
 class ScriptSource:
     """The text of a scenario's script and where it was written.
 
@@ -125,7 +128,7 @@ class ScriptSource:
         return Position(self.file, self.line_offset + line, self.column_offset + column)
 
 
-@dataclass(frozen=True)
+@frozen
 class Scenario:
     """A scenario YAML with everything it names loaded."""
 

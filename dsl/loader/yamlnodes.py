@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import warnings
 from typing import Any, Iterator
 
@@ -50,6 +51,25 @@ class Context:
 
     def fatal_on_failure(self):
         return _FatalGuard(self)
+
+
+class _Recording:
+    """A context that also notes each report, so that a composed file kept for later
+    (`YamlFile.parse`) gives its errors again, in order, to the next load's context."""
+
+    def __init__(self, ctx: Context, reports: list):
+        self.ctx = ctx
+        self.reports = reports
+
+    def report(self, code: str, message: str, position: Position | None = None, **kwargs) -> None:
+        self.reports.append((code, message, position, kwargs))
+        self.ctx.report(code, message, position, **kwargs)
+
+
+# files composed lately, by (path, text): (the file, its reports, whether it was skipped)
+_COMPOSED: dict[tuple[str, str], tuple["YamlFile", list, bool]] = {}
+_KEEP = 16
+_LOCK = threading.Lock()
 
 
 class _FatalGuard:
@@ -178,9 +198,40 @@ class YamlFile:
 
     @classmethod
     def parse(cls, path: str, text: str, ctx: Context) -> "YamlFile":
-        f = cls(path, text.removeprefix("\ufeff"))
-        f._compose(ctx)
-        return f
+        """The checked file, composed once per path and text: a file read again unchanged
+        (the setting and cast of every `drama check` in the language server, each load of
+        a replay) costs a copy, and gives the same errors again."""
+        key = (path, text)
+        with _LOCK:
+            kept = _COMPOSED.pop(key, None)
+            if kept is not None:
+                _COMPOSED[key] = kept               # (the most recently used is kept longest)
+        if kept is None:
+            f = cls(path, text.removeprefix("\ufeff"))
+            reports: list = []
+            try:
+                f._compose(_Recording(ctx, reports))
+                kept = (f, reports, False)
+            except Skip:
+                kept = (f, reports, True)
+            with _LOCK:
+                while len(_COMPOSED) >= _KEEP:
+                    del _COMPOSED[next(iter(_COMPOSED))]
+                _COMPOSED[key] = kept
+        f, reports, skipped = kept
+        for code, message, position, kwargs in reports:
+            ctx.report(code, message, position, **kwargs)
+        if skipped:
+            raise Skip
+        return f._copy()
+
+    def _copy(self) -> "YamlFile":
+        """A copy for one load: the composed nodes and values are shared (nothing changes
+        them once composed), the set of nodes reported is its own (a load adds to it)."""
+        copy = object.__new__(YamlFile)
+        copy.__dict__.update(self.__dict__)
+        copy.bad = set(self.bad)
+        return copy
 
     def _compose(self, ctx: Context) -> None:
         deep = _too_deep(self.text)

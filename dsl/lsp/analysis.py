@@ -10,7 +10,7 @@
 #
 # A check is remembered with the buffers of the files it read: it stays good
 # until one of those changes, so an edit re-checks only the scenarios that
-# read the edited file. Checks run on a worker thread (`live.py`) over a
+# read the edited file. Checks run in a process of their own (`live.py`) over a
 # `Snapshot` of the buffers; everything else here runs on the server's loop.
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import inputs
 from ..errors import Diagnostics, DramaError, Position
+from .incremental import DryRuns
 
 __all__ = ["Workspace", "Snapshot", "Check", "kind_of_name", "ERRORS_DOC"]
 
@@ -72,14 +73,24 @@ class Check:
     buffers: tuple[tuple[str, str | None], ...]
 
 
+# the dry runs of this process's checks, to resume the next ones from (incremental.py)
+_DRY_RUNS = DryRuns()
+
+
 def check_scenario(scenario: str, texts: dict[str, str]) -> Check:
-    """`drama check` of a scenario over the buffers (on the checking thread: it touches no shared state)."""
+    """`drama check` of a scenario over the buffers (in the checking process, worker.py), its dry run
+    resumed from the last ones where the buffers begin to differ."""
     from ..pipeline import check
     real = os.path.realpath(scenario)
     with inputs.overlay(texts), inputs.tracking() as reads:
-        errors = check(scenario)
+        errors = check(scenario, dry_run=_DRY_RUNS.run)
     reads.add(real)
     return Check(scenario, tuple(errors), frozenset(reads), tuple((path, texts.get(path)) for path in sorted(reads)))
+
+
+def check_scenarios(scenarios: list[str], texts: dict[str, str]) -> list[Check]:
+    """`check_scenario` of each (the job the checking process is given, worker.py)."""
+    return [check_scenario(scenario, texts) for scenario in scenarios]
 
 
 def check_alone(path: str, text: str) -> list[DramaError]:

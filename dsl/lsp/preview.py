@@ -26,7 +26,7 @@ __all__ = ["preview", "adventure_map"]
 _LOGGED = re.compile(r"^ {0,6}(?P<line>\d+)  ")
 
 
-def preview(scenario_path: str, texts: dict[str, str], *, seed: int = 0, choices: dict[str, str] | None = None,
+def preview(scenario_path: str, texts: dict[str, str], seed: int = 0, choices: dict[str, str] | None = None,
             view: str = "log") -> dict[str, Any]:
     """The preview of one run: {"title", "scenario", "seed", "view", "lines": [{"text", "uri", "line"}],
     "choices": [{"label", "line", "options", "taken", "by"}], "map" (Mermaid), "map_svg", "error"}.

@@ -4,7 +4,9 @@
 # field that holds a party, every name of a `with`, owned by the party of its
 # line; an action's intent is its move). The cast's are found in its text:
 # the party's key, its traits', treasures' and moves' keys and the names a
-# move's value gives, and the roles bound to the party in the scenarios.
+# move's value gives, the roles bound to the party in the scenarios, and the
+# writer's phrases that name them (a move's `says`, `hit` and `miss`, a
+# clause): a rename leaves no phrase naming what is gone.
 
 from __future__ import annotations
 
@@ -134,18 +136,66 @@ def _party_of(name: str, roles: dict) -> str:
     return roles.get(name) or name
 
 
-def _in_cast(workspace: Workspace, sheets, scenario, kind: str, text: str, party: str) -> list[Written]:
-    """Where the cast file (and the scenarios' roles) write a name: a party's key and the roles bound
-    to it; a trait's, treasure's or move's key in its party's sheet, and the names in its moves."""
-    sheet = sheets.get(party)
-    if sheet is None or sheet.pos is None:
-        return []
+# a key of the cast's YAML, written in block style: `    says:`, `      en: "..."`
+_KEY = re.compile(r"(?P<indent>[ \t]*)(?P<key>[^\s:#\[{][^:#]*?)[ \t]*:(?:[ \t]+|$)")
+# the keys of a move whose values are the writer's words (the event log's `words`)
+_WORDS = ("says", "hit", "miss")
+
+
+def _sheet_lines(workspace: Workspace, sheet) -> tuple[str, list[str], int, int, int]:
+    """The cast file of a party's sheet, its lines, the sheet's first and last (excluded) line indexes, and the
+    indent of its key."""
     file = sheet.pos.file
     lines = workspace.lines(file)
     first = sheet.pos.line - 1
     indent = len(lines[first]) - len(lines[first].lstrip())
     last = next((k for k in range(first + 1, len(lines)) if lines[k].strip() and not lines[k].lstrip().startswith("#")
                  and len(lines[k]) - len(lines[k].lstrip()) <= indent), len(lines))
+    return file, lines, first, last, indent
+
+
+def _phrases(lines: list[str], first: int, last: int) -> dict[int, int]:
+    """The writer's phrases in a party's sheet: line index -> where on it the phrase begins. They are the
+    values of its moves' `says`, `hit` and `miss` (each a text, or a text per language) and of its
+    `clauses` (not the clauses' keys: those are qualifiers as a script writes them)."""
+    out: dict[int, int] = {}
+    keys: list[tuple[int, str]] = []          # the keys the line is under: (indent, key)
+    for k in range(first + 1, last):
+        line = lines[k]
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        match = _KEY.match(line)
+        if match:
+            while keys and keys[-1][0] >= indent:
+                keys.pop()
+        under = [key for _indent, key in keys]
+        if len(under) >= 3 and under[0] == "moves" and under[2] in _WORDS or len(under) >= 2 and under[0] == "clauses":
+            out[k] = match.end() if match else indent        # (a language's key, or a line of a longer text)
+        elif match and (len(under) == 2 and under[0] == "moves" and match["key"] in _WORDS
+                        or len(under) == 1 and under[0] == "clauses"):
+            out[k] = match.end()                             # the text on the line of its key
+        if match:
+            keys.append((indent, match["key"]))
+    return out
+
+
+def _in_phrases(workspace: Workspace, sheet, kind: str, text: str, owner: str | None) -> list[Written]:
+    """Where a party's phrases (`_phrases`) write a name: as a word of its own (`Obsidian Crown's` too)."""
+    file, lines, first, last, _indent = _sheet_lines(workspace, sheet)
+    word = re.compile(r"(?<![\w-])" + re.escape(text) + r"(?![\w-])")
+    return [Written(kind, text, owner, file, k + 1, found.start(), found.end())
+            for k, start in _phrases(lines, first, last).items() for found in word.finditer(lines[k], start)]
+
+
+def _in_cast(workspace: Workspace, sheets, scenario, kind: str, text: str, party: str) -> list[Written]:
+    """Where the cast file (and the scenarios' roles) write a name: a party's key, the roles bound to it
+    and the phrases of every party that name it; a trait's, treasure's or move's key in its party's sheet,
+    the names in its moves, and its party's phrases that name it."""
+    sheet = sheets.get(party)
+    if sheet is None or sheet.pos is None:
+        return []
+    file, lines, first, last, indent = _sheet_lines(workspace, sheet)
     word = r"(?<![\w'-])" + re.escape(text) + r"(?![\w'-])"
     out = []
     if kind == "party":
@@ -165,14 +215,18 @@ def _in_cast(workspace: Workspace, sheets, scenario, kind: str, text: str, party
                     for found in re.finditer(r":\s*(?P<v>" + re.escape(text) + r")(?![\w'-])", line):
                         out.append(Written("party", text, None, scenario_file, k + 1, found.start("v"),
                                            found.end("v")))
+        for other in sheets.values():
+            if other.pos is not None:
+                out += _in_phrases(workspace, other, "party", text, None)
         return out
+    phrases = _phrases(lines, first, last)
     section = None
     for k in range(first + 1, last):
         line = lines[k]
         head = re.match(r"\s*(traits|treasures|moves|members|name|words|clauses|pronouns|short|names)\s*:", line)
         if head and len(line) - len(line.lstrip()) <= indent + 4:
             section = head.group(1)
-        if section not in ("traits", "treasures", "moves"):
+        if section not in ("traits", "treasures", "moves") or k in phrases:
             continue
         for found in re.finditer(word, line):
             is_key = re.match(r"\s*:", line[found.end():]) is not None
@@ -184,6 +238,8 @@ def _in_cast(workspace: Workspace, sheets, scenario, kind: str, text: str, party
                 ok = section == kind + "s" and is_key
             if ok:
                 out.append(Written(kind, text, party, file, k + 1, found.start(), found.end()))
+    if kind != "use":           # (the phrases once, with the trait or treasure itself: not again as a use)
+        out += _in_phrases(workspace, sheet, kind, text, party)
     return out
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
-import sys
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -23,6 +21,7 @@ from .live import Live
 from .navigation import KEYWORD_HELP
 from .positions import character, column, split_lines
 from .preview import preview
+from .worker import Worker
 
 __all__ = ["make_server", "KEYWORD_HELP", "DramaServer"]
 
@@ -44,7 +43,13 @@ class DramaServer(LanguageServer):
         super().__init__("drama", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.files = Workspace()
         self.live = Live(self.files, self._publish, delay)
+        # the previews run in a process of their own too: never behind a check, never on the loop
+        self.previews = Worker("previews")
         self._published: dict[str, tuple[int, list[lsp.Diagnostic]]] = {}
+
+    def stop_workers(self) -> None:
+        self.live.shutdown()
+        self.previews.shutdown()
 
     def _publish(self, snapshot: Snapshot) -> None:
         """A publish for each open document whose version or diagnostics changed, with the version
@@ -84,6 +89,10 @@ def make_server(delay: float = 0.04) -> DramaServer:
         files.changed()
         ls.live.changed()
 
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: DramaServer, *args) -> None:
+        ls.stop_workers()
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DramaServer, params: lsp.DidCloseTextDocumentParams) -> None:
         files.close(path_of(params.text_document.uri))
@@ -111,10 +120,9 @@ def make_server(delay: float = 0.04) -> DramaServer:
         if scenario is None:
             return {"error": f"no scenario reads {os.path.basename(path)}: a preview runs a scenario",
                     "lines": [], "choices": [], "map": ""}
-        texts = dict(files.texts)
-        return await asyncio.get_running_loop().run_in_executor(None, functools.partial(
-            preview, scenario, texts, seed=int(options.get("seed") or 0),
-            choices=dict(options.get("choices") or {}), view=str(options.get("view") or "log")))
+        return await asyncio.wrap_future(ls.previews.submit(
+            preview, scenario, dict(files.texts), int(options.get("seed") or 0),
+            dict(options.get("choices") or {}), str(options.get("view") or "log")))
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
                     lsp.CompletionOptions(trigger_characters=[" ", '"', ">", "+", "/", ","]))
@@ -201,7 +209,4 @@ def make_server(delay: float = 0.04) -> DramaServer:
 
 def main() -> None:  # pragma: no cover - `drama lsp`, over standard input and output
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")
-    # the checks run on a worker thread: hand the interpreter back to the loop every millisecond
-    # (not Python's 5) so that a completion asked during a check waits for it as little as it can
-    sys.setswitchinterval(0.001)
     make_server().start_io()

@@ -66,6 +66,11 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
         raise DramaError("E602", "an event log must begin with a `start` event")
+    if as_ == "transcript":
+        from .. import catalogue
+        if catalogue.needs(book) and events[0].get("told_in") != book.language:
+            # no catalogue given: the writer's words that sit inside sentences are left out
+            events = catalogue.translate_events(events, catalogue.Translation(book.language, {}, {}, False, {}))
     try:
         context = build_context(events, as_=as_, fmt=format, numbers=numbers, lang=book.language)
         context.update(lang=book.language, language=book.name, recap=bool(recap))

@@ -58,6 +58,17 @@ def epithet(name: str, short: str) -> str | None:
     return None
 
 
+def _epithet_in(lang: str, name: str, short: str) -> str | None:
+    """The epithet in the transcript's language: English's `the ...`; in French
+    only a tail that has its own article (`Kara la Sorcière des Braises`)."""
+    if lang == "en":
+        return epithet(name, short)
+    for article in (" la ", " le ", " les ", " l'"):
+        if name.startswith(short + article) and len(name) > len(short) + len(article) + 2:
+            return name[len(short) + 1:]
+    return None
+
+
 def localized(value: Any, lang: str) -> Any:
     """Narration words given per language (`{en: ..., fr: ...}`): the language's,
     else English, else the first; plain text as it is."""
@@ -74,9 +85,9 @@ def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: st
              for move, said in (sheet.get("words") or {}).items()}
     return {
         "id": pid, "name": name, "short": (short := localized(sheet.get("short"), lang) or short_name(pid, name)),
-        "epithet": localized(sheet.get("epithet"), lang) or (epithet(name, short) if not members else None),
+        "epithet": localized(sheet.get("epithet"), lang) or (_epithet_in(lang, name, short) if not members else None),
         "members": members, "pronouns": pronouns, "plural": bool(members) and bool(pronouns and pronouns.split("/")[0] == "they"),
-        "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
+        "grammar": sheet.get("grammar"), "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
         "traits": dict(sheet.get("traits") or {}), "treasures": dict(sheet.get("treasures") or {}),

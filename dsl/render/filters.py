@@ -194,12 +194,19 @@ def control(event: dict) -> str:
 
 def agree(party: dict):
     """The `agree` filter of the logs: `"Kara & Bren"|agree("wins", "win")` is
-    `win`: the form for a joint side, a group or a they is the second."""
+    `win`: the second form is for a joint side or an id that reads as plural."""
+    from .grammar import declared, english_plural_word
+
     def form(side: Any, one: str, more: str) -> str:
         ids = [p.strip() for p in str(side).split(" & ")]
-        if len(ids) > 1 or any((party.get(p) or {}).get("plural") for p in ids):
+        if len(ids) > 1:
             return more
-        return one
+        # an id is a name: singular whatever its pronouns (`Wick wins`), unless it
+        # reads as plural (`Goblins win`) or the cast says so (`grammar: plural`)
+        said = declared((party.get(ids[0]) or {}).get("grammar"), "en")
+        if said is not None:
+            return more if said.plural else one
+        return more if english_plural_word(ids[0]) else one
     return form
 
 
@@ -218,9 +225,16 @@ def filters(context: dict, book=None, told: list | None = None) -> dict:
         text = book.word(key)
         return text % values if values else text
 
+    from .grammar import finish
+
+    def finished(tell):
+        """A paragraph of the transcript in the language's typography (grammar.py)."""
+        return lambda *args, **kwargs: finish(book.language, tell(*args, **kwargs))
+
     return {
-        "narrate": teller.item, "tells": teller.tells, "begins": teller.drama_begins, "ends": teller.drama_ends,
-        "round_begins": teller.round_begins, "recap": teller.recap, "t": word,
+        "narrate": finished(teller.item), "tells": teller.tells, "begins": finished(teller.drama_begins),
+        "ends": finished(teller.drama_ends), "round_begins": finished(teller.round_begins),
+        "recap": finished(teller.recap), "t": word, "finish": lambda text: finish(book.language, str(text)),
         "agree": agree(context["party"]),
         "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": book.join,
         "dice": dice, "signed": signed, "capfirst": capfirst, "sentence": sentence, "ordinal": ordinal,

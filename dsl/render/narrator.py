@@ -5,10 +5,13 @@ verbs agreeing with their subjects, and no phrase repeated within a scene."""
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .grammar import GENDERED, Form, declared, list_form, name_form, party_form
+from .grammar import join as join_words
 from .phrasebook import PhraseBook, choose_form, slots
 
 VOWELS = "aeiouAEIOU"
@@ -109,6 +112,7 @@ class Narrator:
 
     def __init__(self, book: PhraseBook, context: dict):
         self.book = book
+        self.lang = book.language
         self.seed = context["seed"]
         self.party = context["party"]
         self.numbers = context["numbers"]
@@ -148,9 +152,48 @@ class Narrator:
         p = self.party.get(pid)
         if p is None:
             return None
+        if p["group"] and self.lang in GENDERED and "she" in self.book.pronouns \
+                and str(p.get("pronouns") or "they").startswith("they"):
+            # a group named by a singular noun is `elle` or `il`, as the name it goes by is
+            # (`la garde ... elle`; but `les gobelins ... ils` even if the full name is `la bande`)
+            short = name_form(str(p.get("short") or ""), self.lang)
+            form = short or declared(p.get("grammar"), self.lang) or name_form(str(p.get("name") or ""), self.lang)
+            if form is not None and not form.plural:
+                form = party_form({**p, "name": p.get("short") or p.get("name")}, self.lang)
+            if form is not None and not form.plural:
+                return "she" if form.gender == "f" else "he"
+            if form is not None:
+                return "they"
         if p.get("pronouns"):
-            return p["pronouns"].split("/")[0]
+            key = p["pronouns"].split("/")[0]
+            if key == "they" and not p["group"] and "they_person" in self.book.pronouns:
+                return "they_person"       # French: iel, singular
+            return key
         return "they" if p["group"] else None
+
+    def form(self, value: Any, words: str | None = None, how: str = "name") -> Form:
+        """How a mention agrees (grammar.py): a name is singular whatever the
+        party's pronouns, unless the name itself is plural in the language (`les
+        gobelins`, `the goblins`) or the cast says so; a plural pronoun, a list or
+        a joint side is plural."""
+        if not isinstance(value, Ref):
+            first = str(value).split(" ", 1)[0]
+            return Form("", self.book.plural(int(first) if first.isdigit() else 1))
+        mixed = self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
+        if len(value.ids) != 1:
+            return Form(mixed if how == "pronoun" else list_form(
+                [self.form(Ref((pid,))) for pid in value.ids], mixed).gender, "other")
+        pid = value.ids[0]
+        if pid == "GM":
+            return party_form({"name": self.book.word("the_gm")}, self.lang)
+        p = self.party.get(pid) or {"id": pid}
+        if how == "pronoun":
+            key = self._pronoun_key(pid) or ""
+            gender = self.book.genders.get(key, "") or party_form(p, self.lang).gender
+            return Form(gender, "other" if key == "they" else "one")
+        if how == "members":
+            return Form(mixed, "other")
+        return party_form({**p, "name": words or p.get("name") or pid}, self.lang)
 
     def _pronouns(self, pid: str) -> tuple[str, str, str] | None:
         key = self._pronoun_key(pid)
@@ -318,8 +361,10 @@ class Narrator:
                 fitting = [o for o in options if wanted(o) and (o not in self.used or not fresh)]
                 if fitting:
                     if not fresh:
-                        oldest = min(self.used.get(o, 0) for o in fitting)
-                        fitting = [o for o in fitting if self.used.get(o, 0) == oldest]
+                        # one of the older half: the oldest alone would go round in a
+                        # fixed cycle (four parties, four phrases: each its own verb)
+                        fitting = sorted(fitting, key=lambda o: self.used.get(o, 0))
+                        fitting = fitting[:max(1, (len(fitting) + 1) // 2)]
                     choice = fitting[seed % len(fitting)]
                     break
             if choice is not None:
@@ -338,14 +383,21 @@ class Narrator:
         subject = None
         named: set[str] = set()
         forms_used: dict[str, str] = {}
+        words_used: dict[str, str] = {}
+        apposition = False
         self.phrase_named = named
         for match, role, mode, forms in slots(text):
-            out.append(text[at:match.start()])
+            piece = text[at:match.start()]
+            # a name with an apposition (`Harrow, chef des pillards`) is closed by a comma
+            out.append(("," + piece) if apposition and re.match(r" \w", piece) else piece)
+            apposition = False
             at = match.end()
             value = roles.get(role, "")
             if forms:
-                out.append(choose_form(self.book, forms, self.book.plural(self.count(value, forms_used.get(role))),
-                                       self.gender(value)))
+                how = forms_used.get(role)
+                form = self.form(value, words_used.get(role),
+                                 how if how in ("pronoun", "members") else "name")
+                out.append(choose_form(self.book, forms, form.number, form.gender))
                 continue
             if isinstance(value, Words):
                 target = roles.get("T")
@@ -360,12 +412,17 @@ class Narrator:
             self.no_members = "".join(out).rstrip().endswith(",")
             words = self.mention(value, mode, start, f"{key}:{role}")
             forms_used[role] = self.last_form.get(value.ids, "") if isinstance(value, Ref) else ""
+            words_used.setdefault(role, words)
             if isinstance(value, Ref):
                 if subject is None:
                     subject = value.ids
                 named.update(value.ids)
+                apposition = len(value.ids) == 1 and ", " in words and forms_used[role] in ("full", "short")
+            if out:       # where the words meet, as the language joins them (`de le jury` -> `du jury`)
+                out[-1], words = join_words(self.lang, out[-1], words, isinstance(value, Ref))
             out.append(words)
-        out.append(text[at:])
+        rest = text[at:]
+        out.append(("," + rest) if apposition and re.match(r" \w", rest) else rest)
         if subject is not None:
             self.last_subject = subject
             self.last_named = named

@@ -19,7 +19,7 @@ PHRASES = Path(__file__).resolve().parent / "phrases"
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "begin": ("all", "name"), "first": ("first", "rest"), "round": (),
     "held": ("P",), "hold": ("P",), "roles": ("Q", "P"), "members": ("P", "M"), "act_verb": ("A", "T", "V"), "act_verb_named": ("A", "V"), "act_label": ("A", "T", "I"),
-    "act_gm_verb": ("A", "V"), "act_gm_label": ("A", "I"), "act_says": ("A", "S"), "defend_says": ("D", "S"),
+    "act_gm_verb": ("A", "V"), "act_gm_label": ("A", "I"), "act_plain": ("A", "T"), "act_gm_plain": ("A",), "act_says": ("A", "S"), "defend_says": ("D", "S"),
     "so_that": ("text",), "but_not": ("text",), "clause": ("text",),
     "win": ("A", "D", "W", "L"), "double_win": ("A", "D", "W", "L"),
     "lose": ("A", "D", "W", "L"), "double_lose": ("A", "D", "W", "L"),

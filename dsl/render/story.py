@@ -91,6 +91,7 @@ class Act:
     round: int | None
     intent: str
     quoted: bool
+    move: bool                  # a move's name in the language (a noun: `une boule de feu`), told as one
     actors: tuple[str, ...]              # the acting parties that stand, lead first
     targets: tuple[tuple[str, ...], ...]  # the standing targets, one side per comparison
     at_fallen: tuple[str, ...]           # targets named that had already fallen (never told)
@@ -326,7 +327,7 @@ class _Reader:
         self.pending = Act(
             step=step, situation=len(self.story.situations) - 1 if sit is not None else None,
             round=event.get("round"), intent=str(event.get("intent") or ""),
-            quoted=bool(event.get("intent_quoted")), actors=tuple(actors), targets=tuple(targets),
+            quoted=bool(event.get("intent_quoted")), move=bool(event.get("intent_move")), actors=tuple(actors), targets=tuple(targets),
             at_fallen=tuple(dict.fromkeys(at_fallen)), gm_target=event.get("gm_target"),
             qualifiers=tuple((q.get("kind", ""), q.get("text", "")) for q in event.get("qualifiers") or []),
             spent=dict(event.get("spent") or {}), declared_hold=declared, clashes=(), defeats=(), options=(),
@@ -403,7 +404,7 @@ class _Reader:
         if self.pending is not None and self.clashes:
             self.options.append(option)
         elif self.pending is None:
-            self.story.acts[step] = Act(step, None, None, "", False, (), (), (), None, (), {}, (), (), (),
+            self.story.acts[step] = Act(step, None, None, "", False, False, (), (), (), None, (), {}, (), (), (),
                                         (option,), False)
 
     def _on_recovery(self, step, event):

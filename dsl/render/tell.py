@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..durations import format_seconds
+from .grammar import finish
 from .narrator import Narrator, Ref, Words, english_bare, join, sentence, stable_hash
 from .story import Act, Clash, Situation, Story
 
@@ -45,14 +46,11 @@ class Teller:
 
     def _say(self, kind: str, fact: Any, outcome: str, key: str, roles: dict | None = None, **facts) -> str:
         """A phrase of `outcome`, noted as a sentence of `kind` realised from `fact`."""
-        text = self.n.say(outcome, key, roles or {}, **facts)
-        if text:
-            self.told.append((kind, fact, text))
-        return text
+        return self._note(kind, fact, self.n.say(outcome, key, roles or {}, **facts))
 
     def _note(self, kind: str, fact: Any, text: str) -> str:
-        if text:
-            self.told.append((kind, fact, text))
+        if text:      # noted as the reader will see it: in the language's typography
+            self.told.append((kind, fact, finish(self.n.lang, text)))
         return text
 
     # ------------------------------------------------------------ entries
@@ -286,9 +284,12 @@ class Teller:
         says = words.get("says")
         if says and gm and "{target}" in says:
             says = None                       # the words are aimed at a party: not at a target number
-        if says:
+        if not intent.strip() and not says:
+            # the writer's words have no translation in the language: told without them (dsl/catalogue.py)
+            text = n.say("act_gm_plain" if gm else "act_plain", k, {"A": attacker, "T": targets}, role=role)
+        elif says:
             text = n.fill("{A} {S}", k + ":act", {"A": attacker, "S": n.words(says, "A"), "T": targets})
-        elif act.quoted or " " in intent.strip():
+        elif (act.quoted or " " in intent.strip()) and not act.move:
             verb = english_bare(intent) if n.book.english_verbs else intent
             if gm:
                 text = n.say("act_gm_verb", k, {"A": attacker, "V": verb}, role=role)

@@ -6,9 +6,9 @@ plain tests by `tests()`: the one walk of a condition.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator
 
+from ..frozen import frozen
 from ..errors import Position
 from .tree import Name, Node
 
@@ -16,7 +16,7 @@ __all__ = ["Condition", "Defeated", "Quantity", "Sum", "Compare", "LastExchange"
            "Flag", "ChoiceIs", "Not", "And", "Or"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Condition(Node):
     """A condition of `if` or `repeat until`; `pos` spans its text on the line."""
 
@@ -35,7 +35,7 @@ class Condition(Node):
             yield from part.tests()
 
 
-@dataclass(frozen=True)
+@frozen
 class Defeated(Condition):
     """`Overlord is defeated`, or `is not defeated` (`negated`); `Overlord was
     defeated` (`was`): in the running dramatic situation or, when none runs, in
@@ -48,7 +48,7 @@ class Defeated(Condition):
     was: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Quantity(Node):
     """One side of a comparison: a party's `quintessence` (available) or `damage`
     (its damage pool), the `round` number, or a `number`."""
@@ -62,7 +62,7 @@ class Quantity(Node):
     name: Name | None = None     # the counter (kind "counter")
 
 
-@dataclass(frozen=True)
+@frozen
 class Sum(Node):
     """An arithmetic value: `gold + 3`, `gold - Kara damage`, `-2`: each term with its sign."""
 
@@ -70,7 +70,7 @@ class Sum(Node):
     terms: tuple[tuple[int, Quantity], ...]     # (+1 or -1, quantity)
 
 
-@dataclass(frozen=True)
+@frozen
 class Compare(Condition):
     """`Kara quintessence < 3`, `Kara damage >= Bren damage`, `round > 4`."""
 
@@ -79,7 +79,7 @@ class Compare(Condition):
     right: Quantity | Sum
 
 
-@dataclass(frozen=True)
+@frozen
 class LastExchange(Condition):
     """`last exchange won` (`lost`, `tied`, `double`), from the acting side's view,
     or `Kara won last exchange` / `Kara lost last exchange` (`party` set)."""
@@ -90,7 +90,7 @@ class LastExchange(Condition):
     party: Name | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class CanRecover(Condition):
     """`Bren can recover`: the rules allow its recovery action now (R14, R15)."""
 
@@ -99,21 +99,21 @@ class CanRecover(Condition):
     party: Name
 
 
-@dataclass(frozen=True)
+@frozen
 class InDrama(Condition):
     """`in drama`: a dramatic situation is running."""
 
     words = ("in",)
 
 
-@dataclass(frozen=True)
+@frozen
 class Flag(Condition):
     """`satchel_lost`: a flag set with `set` (or given by the cast) holds."""
 
     name: Name
 
 
-@dataclass(frozen=True)
+@frozen
 class ChoiceIs(Condition):
     """`choice "At the river" = "Look for the ford"` (or `!=`): the option taken
     at that choice, the last time it was made (false before it is made)."""
@@ -125,7 +125,7 @@ class ChoiceIs(Condition):
     option: Name
 
 
-@dataclass(frozen=True)
+@frozen
 class Not(Condition):
     """`not CONDITION`."""
 
@@ -137,7 +137,7 @@ class Not(Condition):
         return (self.operand,)
 
 
-@dataclass(frozen=True)
+@frozen
 class And(Condition):
     """`CONDITION and CONDITION`."""
 
@@ -150,7 +150,7 @@ class And(Condition):
         return (self.left, self.right)
 
 
-@dataclass(frozen=True)
+@frozen
 class Or(Condition):
     """`CONDITION or CONDITION`."""
 

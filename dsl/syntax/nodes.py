@@ -10,11 +10,12 @@ writer, its hover text or its place in the transcript.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from itertools import repeat
 from typing import Iterable, Iterator
 
+from ..frozen import frozen
 from .occurrences import moved
 from .conditions import *  # noqa: F401,F403  (the conditions, read as `nodes.Defeated`, ...)
 from .tree import *  # noqa: F401,F403  (the node classes, read as `nodes.Action`, ...)
@@ -70,7 +71,7 @@ def _of_word() -> dict[str, type[Node]]:
 _OF_WORD: dict[str, type[Node]] = _of_word()
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class Script:
     """A parsed script: its statements in order, and the file they came from.
 

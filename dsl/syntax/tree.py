@@ -12,9 +12,10 @@ one walk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator
 
+from ..frozen import frozen
 from ..durations import Duration
 from ..errors import Position
 from ..scenes import DEFAULT_KIND
@@ -54,7 +55,7 @@ class Node:
                         yield from (part for part in item if isinstance(part, Node))
 
 
-@dataclass(frozen=True)
+@frozen
 class Name(Node):
     """A party, trait or treasure name as written, bare (`Ember Staff`) or quoted."""
 
@@ -65,7 +66,7 @@ class Name(Node):
         return self.text
 
 
-@dataclass(frozen=True)
+@frozen
 class Swap(Node):
     """`2 to 4` in `rerolling 2 to 4`: a die that showed 2, re-rolled, shows 4 (R14)."""
 
@@ -76,7 +77,7 @@ class Swap(Node):
     pos: Position
 
 
-@dataclass(frozen=True)
+@frozen
 class Rerolling(Node):
     """`rerolling 2 to 4 and 1 to 6`, or `rerolling none`: which dice of a
     recovery check the party chose to re-roll, and what they showed (point 13).
@@ -88,7 +89,7 @@ class Rerolling(Node):
     pos: Position
 
 
-@dataclass(frozen=True)
+@frozen
 class Dice(Node):
     """Where a step's dice come from.
 
@@ -119,7 +120,7 @@ class Dice(Node):
 NO_DICE = Dice("none")
 
 
-@dataclass(frozen=True)
+@frozen
 class Uses(Node):
     """`with A + B`: one or two names, each a trait or a treasure of the party.
 
@@ -137,7 +138,7 @@ class Uses(Node):
 NO_USES = Uses()
 
 
-@dataclass(frozen=True)
+@frozen
 class Qualifier(Node):
     """`but not PHRASE` (kind "not") or `so that PHRASE` (kind "so"): costs 1 (R4)."""
 
@@ -148,7 +149,7 @@ class Qualifier(Node):
     pos: Position
 
 
-@dataclass(frozen=True)
+@frozen
 class Participant(Node):
     """One indented line of a joint action or defence: `  Kara with Sorcery, rolled 6 5`."""
 
@@ -161,7 +162,7 @@ class Participant(Node):
 
 # ---------------------------------------------------------------- statements
 
-@dataclass(frozen=True)
+@frozen
 class Statement(Node):
     """A statement: one line of the script (with its participants' lines), or a block of them.
 
@@ -203,7 +204,7 @@ class Statement(Node):
 
 
 
-@dataclass(frozen=True)
+@frozen
 class Scene(Statement):
     """`scene "Title"`: a heading in the transcript."""
 
@@ -216,7 +217,7 @@ class Scene(Statement):
     column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
-@dataclass(frozen=True)
+@frozen
 class Narration(Statement):
     """`> text`: narration, passed through to the transcript."""
 
@@ -229,7 +230,7 @@ class Narration(Statement):
     column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
-@dataclass(frozen=True)
+@frozen
 class DramaBegin(Statement):
     """`drama "Name" with A, B, C`: a dramatic situation begins; `, rounds of 1 hour`
     gives its own round length (`round`, R13 and point 14), else None: the setting's;
@@ -246,7 +247,7 @@ class DramaBegin(Statement):
     kind: str = DEFAULT_KIND
 
 
-@dataclass(frozen=True)
+@frozen
 class InitiativeEntry(Node):
     """One party in an `initiative` line: `Kara 5`, or `Kara 5 3` (5, then 3 on a re-roll
     of a tie), or `Kara with Agility` (rolled by the engine with a bonus)."""
@@ -257,7 +258,7 @@ class InitiativeEntry(Node):
     pos: Position
 
 
-@dataclass(frozen=True)
+@frozen
 class Initiative(Statement):
     """`initiative` (everyone rolls) or `initiative Kara 5, Bren 2, ...` (R12)."""
 
@@ -268,7 +269,7 @@ class Initiative(Statement):
     entries: tuple[InitiativeEntry, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Round(Statement):
     """`round`: the next round begins (R13)."""
 
@@ -277,7 +278,7 @@ class Round(Statement):
     handed_over = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Action(Statement):
     """An aggressive action (R2-R5).
 
@@ -304,7 +305,7 @@ class Action(Statement):
     intent_quoted: bool = False     # written in quotes: the writer's verb phrase (`"drives them back"`)
 
 
-@dataclass(frozen=True)
+@frozen
 class Defence(Statement):
     """`Overlord defends with Cunning, rolled 5 1`, or a joint defence with participants."""
 
@@ -319,7 +320,7 @@ class Defence(Statement):
     participants: tuple[Participant, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Hold(Statement):
     """`Kara holds`: the party lets its turn pass and may act later this round (R9)."""
 
@@ -331,7 +332,7 @@ class Hold(Statement):
     party: Name
 
 
-@dataclass(frozen=True)
+@frozen
 class MemberLost(Statement):
     """`Goblins lose member "Old Sal"`: a member of a group falls, for narration (R17).
 
@@ -344,7 +345,7 @@ class MemberLost(Statement):
     member: Name
 
 
-@dataclass(frozen=True)
+@frozen
 class Tie(Statement):
     """`tie Kara` or `tie GM`: who won the vote on a tie (R11). `winner` is None for GM."""
 
@@ -354,7 +355,7 @@ class Tie(Statement):
     winner: Name | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Split(Statement):
     """`split Goblins 2, Overlord 1`: how the winner spreads a side's loss (R10)."""
 
@@ -364,7 +365,7 @@ class Split(Statement):
     shares: tuple[tuple[Name, int], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Dictate(Statement):
     """`Kara dictates "the chandelier crashes down"` (R8)."""
 
@@ -379,7 +380,7 @@ class Dictate(Statement):
     column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
-@dataclass(frozen=True)
+@frozen
 class Reroll(Statement):
     """`Goblins rerolls, rolled 3 1 5 2` or `Goblins rerolls, roll` (R8)."""
 
@@ -392,7 +393,7 @@ class Reroll(Statement):
     dice: Dice
 
 
-@dataclass(frozen=True)
+@frozen
 class Helper(Node):
     """`helped by Bren with Healing`: a helper's bonus to a recovery (R14)."""
 
@@ -402,7 +403,7 @@ class Helper(Node):
     uses: Uses
 
 
-@dataclass(frozen=True)
+@frozen
 class Recover(Statement):
     """`Bren recovers, rolled 6 4 2, then 5 3` (R14, R15).
 
@@ -423,7 +424,7 @@ class Recover(Statement):
     second: Dice = NO_DICE
 
 
-@dataclass(frozen=True)
+@frozen
 class EndDrama(Statement):
     """`end drama "The Overlord falls."`: the dramatic situation ends."""
 
@@ -436,7 +437,7 @@ class EndDrama(Statement):
     column: int = 0      # where the text starts on the line (for placeholders' errors)
 
 
-@dataclass(frozen=True)
+@frozen
 class Calm(Statement):
     """`calm 1 hour`: in-world time passes."""
 
@@ -447,7 +448,7 @@ class Calm(Statement):
     duration: Duration
 
 
-@dataclass(frozen=True)
+@frozen
 class Rest(Statement):
     """`rest 2 days`: every party rests (R16)."""
 
@@ -458,7 +459,7 @@ class Rest(Statement):
     duration: Duration
 
 
-@dataclass(frozen=True)
+@frozen
 class Include(Statement):
     """`include "file.drama"`: another script's statements, read in its place."""
 
@@ -471,7 +472,7 @@ class Include(Statement):
 # The parser reads these one line at a time (If, ElseIf, Else, End, Repeat) and
 # then nests the lines between them into IfBlock and Loop statements.
 
-@dataclass(frozen=True)
+@frozen
 class If(Statement):
     """`if CONDITION`: opens an IfBlock."""
 
@@ -482,7 +483,7 @@ class If(Statement):
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ElseIf(Statement):
     """`else if CONDITION`."""
 
@@ -493,7 +494,7 @@ class ElseIf(Statement):
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Else(Statement):
     """`else`."""
 
@@ -501,7 +502,7 @@ class Else(Statement):
     block_line = True
 
 
-@dataclass(frozen=True)
+@frozen
 class End(Statement):
     """`end`: closes the innermost `if`, `repeat` or `choose`."""
 
@@ -509,7 +510,7 @@ class End(Statement):
     block_line = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Repeat(Statement):
     """`repeat until CONDITION, at most N rounds` or `repeat N times`: opens a Loop.
 
@@ -525,7 +526,7 @@ class Repeat(Statement):
     unit: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Arm(Node):
     """One arm of an IfBlock: its condition (None for `else`), as written, and its body."""
 
@@ -535,7 +536,7 @@ class Arm(Node):
     body: tuple[Statement, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class IfBlock(Statement):
     """`if` ... `else if` ... `else` ... `end`: the first arm whose condition holds runs."""
 
@@ -553,7 +554,7 @@ class IfBlock(Statement):
         return replace(self, arms=tuple(replace(arm, body=body) for arm, body in zip(self.arms, bodies)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Loop(Statement):
     """`repeat until CONDITION, at most N rounds` ... `end`, or `repeat N times` ... `end`.
 
@@ -581,7 +582,7 @@ class Loop(Statement):
 
 # ---------------------------------------------------------------- choices, state, expectations
 
-@dataclass(frozen=True)
+@frozen
 class Choose(Statement):
     """`choose "At the river"` (or `choose "At the river", chose "Wade across"`): opens a ChoiceBlock."""
 
@@ -592,7 +593,7 @@ class Choose(Statement):
     given: Name | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class OptionLine(Statement):
     """`option "Wade across" once weight 2 if hero is not defeated`: one option of a ChoiceBlock."""
 
@@ -606,7 +607,7 @@ class OptionLine(Statement):
     text: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Option(Node):
     """One option of a ChoiceBlock, with its body."""
 
@@ -619,7 +620,7 @@ class Option(Node):
     body: tuple[Statement, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class ChoiceBlock(Statement):
     """`choose "LABEL"` ... `option "LABEL"` ... `end`: one available option is taken,
     and its body runs. `given` is the option named with `, chose "..."`."""
@@ -641,7 +642,7 @@ class ChoiceBlock(Statement):
         return replace(self, options=tuple(replace(o, body=body) for o, body in zip(self.options, bodies)))
 
 
-@dataclass(frozen=True)
+@frozen
 class SetState(Statement):
     """`set satchel_lost`, `set satchel_lost = false`, `set gold = gold + 3`.
 
@@ -655,7 +656,7 @@ class SetState(Statement):
     value: "bool | Sum | Quantity"
 
 
-@dataclass(frozen=True)
+@frozen
 class Expect(Statement):
     """`expect CONDITION`: the run stops with E801 when it does not hold."""
 

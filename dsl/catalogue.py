@@ -1,0 +1,517 @@
+"""The writer's own words in other languages: the lines of a scenario (narration,
+scene titles, quoted intents, move names, qualifiers, dictates, end texts,
+choice labels, the cast's names and words) extracted to a gettext catalogue
+(`drama strings`, through Babel), each with a stable id, and a translation
+(`locale/LANG.po` beside the scenario) applied to a run for its transcript.
+
+A line's id is its kind and a hash of its words (`narration:1c9e2f0a`), as Yarn
+Spinner's line ids: a translation survives any edit elsewhere in the script,
+and only a change of the line's own words asks for a new one. See
+docs/transcripts.md, "Translating a scenario"."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from .errors import DramaError, Position
+
+# (the script's nodes are imported where a script is read: rendering a saved
+# event log needs this module without the parser)
+
+SOURCE = "en"                  # the language the writer's words are written in
+FOLDER = "locale"              # translations live in SCENARIO_FOLDER/locale/LANG.po
+
+# what each kind of line is, for the translator (the .pot's comments)
+KINDS = {
+    "title": "the scenario's title",
+    "scene": "a scene's title (a heading)",
+    "narration": "narration: a paragraph of its own; keep the {placeholders}",
+    "drama": "the name of a dramatic situation",
+    "intent": "a quoted intent: what a party does, a verb phrase after its name (French: an infinitive, "
+              "'le faire tomber')",
+    "move": "a move's name, told as what a party uses (French: a noun with its article, 'une boule de feu')",
+    "clause": "a qualifier, as the script writes it: give the clause that tells it ('sans toucher aux cloches')",
+    "dictate": "a dictated outcome: a sentence of its own; keep the {placeholders}",
+    "end": "the text that ends a dramatic situation: a sentence of its own; keep the {placeholders}",
+    "choice": "the label of a choice",
+    "option": "the label of an option of a choice",
+    "name": "a party's full name (French: with its article, 'la garde du gué')",
+    "short": "a party's name in later mentions",
+    "says": "what a party does, after its name; keep {target}",
+    "hit": "the outcome when the move works; keep {target}",
+    "miss": "the outcome when the move fails; keep {target}",
+}
+# what a warning calls each kind
+SAID = {"end": "end text", "scene": "scene title", "intent": "quoted intent", "clause": "qualifier",
+        "dictate": "dictated outcome", "choice": "choice label", "option": "option label",
+        "says": "words 'says'", "hit": "words 'hit'", "miss": "words 'miss'"}
+# kinds whose words sit inside a sentence of the phrase book: left out when untranslated
+INSIDE = ("intent", "move", "clause", "dictate", "choice", "option", "says", "hit", "miss")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One of the writer's lines: its kind, its words and where it is written."""
+
+    kind: str
+    text: str
+    position: Position | None = None
+    note: str = ""
+    given: tuple[tuple[str, str], ...] = ()      # the cast's own words in other languages
+
+    @property
+    def id(self) -> str:
+        return line_id(self.kind, self.text)
+
+
+def line_id(kind: str, text: str) -> str:
+    """`narration:1c9e2f0a`: the kind and a hash of the words, stable across edits elsewhere."""
+    digest = hashlib.sha1(f"{kind}\n{' '.join(text.split())}".encode("utf-8")).hexdigest()
+    return f"{kind}:{digest[:8]}"
+
+
+# ---------------------------------------------------------------------------
+# extraction
+
+def _bodies(statement: n.Statement) -> list[tuple[n.Statement, ...]]:
+    from .syntax import nodes as n
+    if isinstance(statement, n.IfBlock):
+        return [arm.body for arm in statement.arms]
+    if isinstance(statement, n.Loop):
+        return [statement.body]
+    if isinstance(statement, n.ChoiceBlock):
+        return [option.body for option in statement.options]
+    return []
+
+
+def paragraphs(body: Iterable[n.Statement]) -> list[list[n.Narration]]:
+    """Consecutive `>` lines, one paragraph each (a blank `>` line ends one)."""
+    from .syntax import nodes as n
+    out: list[list[n.Narration]] = []
+    last: n.Statement | None = None
+    for s in body:
+        if isinstance(s, n.Narration) and s.text.strip():
+            if out and isinstance(last, n.Narration) and last.text.strip() and last.pos.file == s.pos.file \
+                    and s.pos.line == last.pos.line + 1:
+                out[-1].append(s)
+            else:
+                out.append([s])
+        last = s
+    return out
+
+
+def paragraph_text(lines: list[n.Narration]) -> str:
+    return " ".join(" ".join(s.text.split()) for s in lines)
+
+
+def script_lines(statements: Iterable[n.Statement]) -> list[Line]:
+    """The writer's lines of a script, in order, those inside blocks included."""
+    from .syntax import nodes as n
+    out: list[Line] = []
+    statements = tuple(statements)
+    firsts = {id(p[0]): p for p in paragraphs(statements)}
+    for s in statements:
+        if id(s) in firsts:
+            out.append(Line("narration", paragraph_text(firsts[id(s)]), s.pos))
+        elif isinstance(s, n.Scene):
+            out.append(Line("scene", s.title, s.pos))
+        elif isinstance(s, n.DramaBegin):
+            out.append(Line("drama", s.name, s.pos))
+        elif isinstance(s, n.Action):
+            quoted = s.intent_quoted or " " in s.intent.strip()
+            out.append(Line("intent" if quoted else "move", s.intent, s.pos))
+            for q in s.qualifiers:
+                out.append(Line("clause", qualifier(q.kind, q.text), q.pos))
+        elif isinstance(s, n.Dictate) and s.text:
+            out.append(Line("dictate", s.text, s.pos))
+        elif isinstance(s, n.EndDrama) and s.text:
+            out.append(Line("end", s.text, s.pos))
+        elif isinstance(s, n.ChoiceBlock):
+            out.append(Line("choice", s.label.text, s.label.pos))
+            out.extend(Line("option", o.label.text, o.label.pos) for o in s.options)
+        for body in _bodies(s):
+            out.extend(script_lines(body))
+    return out
+
+
+def qualifier(kind: str, text: str) -> str:
+    """A qualifier as the script writes it: `but not tapestries`, `so that ...`."""
+    return ("but not " if kind == "not" else "so that ") + " ".join(text.split())
+
+
+def _source(value) -> str | None:
+    """The writer's own words of a cast field: plain text, or the `en` of a table."""
+    if isinstance(value, Mapping):
+        value = value.get(SOURCE)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _given(value) -> tuple[tuple[str, str], ...]:
+    return tuple((k, v) for k, v in value.items() if k != SOURCE) if isinstance(value, Mapping) else ()
+
+
+def cast_lines(sheets) -> list[Line]:
+    """The writer's words of a cast: names, short names, moves and their words,
+    and its clauses (keyed by the qualifier as the script writes it)."""
+    out: list[Line] = []
+    for sheet in sheets:
+        where = sheet.pos
+        note = f"party {sheet.id}"
+        out.append(Line("name", sheet.name, where, note, tuple(dict(sheet.names or {}).items())))
+        if _source(sheet.short):
+            out.append(Line("short", _source(sheet.short), where, note, _given(sheet.short)))
+        for move in sheet.moves:
+            if move != "defend" and " " not in move:
+                out.append(Line("move", move, where, note))
+        for move, said in sheet.words.items():
+            for key in ("says", "hit", "miss"):
+                if _source(said.get(key)):
+                    out.append(Line(key, _source(said.get(key)), where, f"{note}, move {move}",
+                                    _given(said.get(key))))
+        for written, clause in sheet.clauses.items():
+            if _given(clause):
+                out.append(Line("clause", written, where, f"{note}: the cast tells it", _given(clause)))
+    return out
+
+
+def lines_of(program) -> list[Line]:
+    """Every line of a compiled program to translate, each id once (first place)."""
+    seen: dict[str, Line] = {}
+    scenario = program.scenario
+    title = Line("title", scenario.title, Position(scenario.path, 1)) if scenario.title else None
+    cast = cast_lines(scenario.cast)
+    given = {line.id: line.given for line in cast if line.given}
+    for line in ([title] if title else []) + script_lines(program.script.statements) + cast:
+        if line.text.strip():
+            seen.setdefault(line.id, replace(line, given=line.given or given.get(line.id, ())))
+    return list(seen.values())
+
+
+def template(programs, lang: str | None = None) -> bytes:
+    """The `.pot` of programs' lines (Babel): msgctxt is the id, msgid the
+    words; with `lang`, a `.po` whose lines the cast already gives in the
+    language (`names: {fr: ...}`, `says: {en: ..., fr: ...}`) are translated.
+    Several programs (the scenarios of one folder) share one catalogue."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+    programs = programs if isinstance(programs, (list, tuple)) else [programs]
+    program = programs[0]
+    # a fixed date: the file changes only when the words do (same input, same bytes)
+    fixed = datetime(2000, 1, 1, tzinfo=timezone.utc)
+    names = ", ".join(os.path.basename(p.path) for p in programs)
+    catalog = Catalog(project=program.scenario.title or "drama scenario", charset="utf-8",
+                      creation_date=fixed, revision_date=fixed,
+                      header_comment=f"# The writer's words of {names}, to translate "
+                                     "(drama strings).\n# Translations go beside the scenario, in "
+                                     f"{FOLDER}/LANG.po (docs/transcripts.md).\n#",
+                      fuzzy=False)
+    root = os.path.dirname(os.path.abspath(program.path))
+    lines: dict[str, Line] = {}
+    for one in programs:
+        for line in lines_of(one):
+            lines.setdefault(line.id, line)
+    for line in lines.values():
+        where = []
+        if line.position is not None:
+            where = [(os.path.relpath(os.path.abspath(line.position.file), root), line.position.line)]
+        comments = [KINDS[line.kind]] + ([line.note] if line.note else [])
+        catalog.add(line.text, dict(line.given).get(lang) if lang else None, locations=where,
+                    auto_comments=comments, context=line.id)
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=100)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# translations
+
+def catalogue_path(scenario_path: str | os.PathLike, lang: str) -> Path:
+    return Path(os.path.dirname(os.path.abspath(scenario_path))) / FOLDER / f"{lang}.po"
+
+
+def languages(scenario_path: str | os.PathLike) -> list[str]:
+    """The languages the scenario has catalogues for."""
+    folder = Path(os.path.dirname(os.path.abspath(scenario_path))) / FOLDER
+    return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
+
+
+def read(path: str | os.PathLike) -> dict[str, str]:
+    """A `.po` file's translations by line id (fuzzy and empty ones are missing).
+    Raises DramaError E127 for a file Babel cannot read."""
+    from babel.messages.pofile import PoFileError, read_po
+    try:
+        with open(path, "rb") as handle:
+            catalog = read_po(handle, abort_invalid=True)
+    except (OSError, PoFileError, UnicodeError, ValueError) as error:
+        line = getattr(error, "lineno", None)
+        raise DramaError("E127", f"the catalogue cannot be read: {error}",
+                         position=Position(str(path), line or 1),
+                         expected="a gettext .po file, as `drama strings` writes and tools such as Poedit edit") \
+            from None
+    out = {}
+    for message in catalog:
+        if message.id and message.context and message.string and not message.fuzzy:
+            out[message.context] = message.string if isinstance(message.string, str) else message.string[0]
+    return out
+
+
+@dataclass
+class Translation:
+    """A language's translations for one program, and the lines it lacked."""
+
+    lang: str
+    strings: dict[str, str]
+    lines: dict[str, Line]
+    found: bool                    # whether the scenario has a catalogue for the language
+    missing: dict[str, Line]
+
+    def get(self, kind: str, text: str | None) -> str | None:
+        if not text or not text.strip():
+            return None
+        key = line_id(kind, text)
+        value = self.strings.get(key)
+        if value is None:
+            self.missing.setdefault(key, self.lines.get(key) or Line(kind, text))
+        return value
+
+
+def needs(book) -> bool:
+    """Whether a phrase book's transcript needs the writer's words translated."""
+    return book.language != SOURCE and not book.english_verbs
+
+
+def load(program, lang: str) -> Translation:
+    path = catalogue_path(program.path, lang)
+    strings = read(path) if path.is_file() else {}
+    return Translation(lang, strings, {line.id: line for line in lines_of(program)}, path.is_file(), {})
+
+
+def translate_program(program, t: Translation):
+    """The program with its texts in the language (those with placeholders are
+    filled by the run): narration, scene titles, dictates, end texts, and the
+    cast's names. Untranslated narration, titles and end texts stay as written,
+    paragraphs of their own; an untranslated dictate is left out."""
+    from .syntax import nodes as n
+    from .pipeline import Program
+    scenario = program.scenario
+    cast = []
+    for sheet in scenario.cast:
+        name = (sheet.names or {}).get(t.lang) or t.get("name", sheet.name)
+        if name is None:
+            cast.append(sheet)
+            continue
+        cast.append(replace(sheet, name=name, names={**dict(sheet.names or {}), t.lang: name}))
+    title = t.get("title", scenario.title) or scenario.title
+    scenario = replace(scenario, cast=tuple(cast), title=title)
+    shared = _translate(program.script.shared, t)
+    script = n.Script(program.script.file, shared, program.script.shifts)
+    return Program(scenario, script, program.sources)
+
+
+def _split(text: str, parts: int) -> list[str]:
+    """A paragraph in `parts` pieces at spaces (the lines of one `>` paragraph)."""
+    words = text.split()
+    if parts <= 1 or len(words) < parts:
+        return [text] + [""] * (parts - 1)
+    size = len(words) / parts
+    return [" ".join(words[round(i * size):round((i + 1) * size)]) for i in range(parts)]
+
+
+def _translate(statements: tuple, t: Translation) -> tuple:
+    from .syntax import nodes as n
+    pieces: dict[int, str] = {}
+    for paragraph in paragraphs(statements):
+        said = t.get("narration", paragraph_text(paragraph))
+        if said is not None:
+            for s, piece in zip(paragraph, _split(" ".join(said.split()), len(paragraph))):
+                pieces[id(s)] = piece
+    out = []
+    for s in statements:
+        if id(s) in pieces:
+            s = replace(s, text=pieces[id(s)])
+        elif isinstance(s, n.Scene):
+            s = replace(s, title=t.get("scene", s.title) or s.title)
+        elif isinstance(s, n.Dictate) and s.text:
+            s = replace(s, text=t.get("dictate", s.text) or "")
+        elif isinstance(s, n.EndDrama) and s.text:
+            s = replace(s, text=t.get("end", s.text) or s.text)
+        elif isinstance(s, n.IfBlock):
+            s = replace(s, arms=tuple(replace(a, body=_translate(a.body, t)) for a in s.arms))
+        elif isinstance(s, n.Loop):
+            s = replace(s, body=_translate(s.body, t))
+        elif isinstance(s, n.ChoiceBlock):
+            s = replace(s, options=tuple(replace(o, body=_translate(o.body, t)) for o in s.options))
+        out.append(s)
+    return tuple(out)
+
+
+def translate_events(events: list[dict], t: Translation) -> list[dict]:
+    """The events of a run, for a transcript in the language: intents, move
+    names, qualifiers, choice labels and the cast's words translated; what has
+    no translation is left out of the sentence, never told in English inside it."""
+    from .render.grammar import with_names
+    out = []
+    names: list[str] = []
+    for event in events:
+        kind = event.get("type")
+        event = dict(event)
+        if kind in ("narration", "drama_end", "option", "scene") and names:
+            for key in ("text", "title"):
+                if isinstance(event.get(key), str):
+                    event[key] = with_names(t.lang, event[key], names)
+        if kind == "start":
+            event["cast"] = {pid: _sheet(pid, dict(sheet), t) for pid, sheet in (event.get("cast") or {}).items()}
+            event["told_in"] = t.lang          # translated once: render() does not do it again
+            for sheet in event["cast"].values():
+                names.append((sheet.get("names") or {}).get(t.lang) or sheet.get("name"))
+                names.extend(sheet.get("members") or ())
+        elif kind in ("action", "exchange") and event.get("intent"):
+            intent = event["intent"]
+            quoted = event.get("intent_quoted") or " " in intent.strip()
+            said = t.get("intent" if quoted else "move", intent)
+            start = out[0] if out and out[0].get("type") == "start" else {}
+            sheet = (start.get("cast") or {}).get(event.get("attacker")) or {}
+            words = sheet.get("words") or {}
+            if said is not None and intent in words:
+                words[said] = words[intent]          # the move's words, under its name in the language
+            # a move told by its own words needs no name; one without is told without it
+            event["intent"] = said if said is not None else intent if (words.get(intent) or {}).get("says") else ""
+            # what the words are in the language: a verb phrase, or a move's name (a noun)
+            event["intent_quoted"] = bool(quoted)
+            event["intent_move"] = not quoted
+            if kind == "action":
+                event["qualifiers"] = [q for q in event.get("qualifiers") or ()
+                                       if _clause(event, q, t, out)]
+        elif kind == "choice":
+            choice, taken = t.get("choice", event.get("choice")), t.get("option", event.get("taken"))
+            if choice is None or taken is None:
+                continue                 # a choice told without its words says nothing
+            event.update(choice=choice, taken=taken)
+        elif kind == "drama" and event.get("drama"):
+            event["drama"] = t.get("drama", event["drama"]) or event["drama"]
+        elif kind in ("initiative", "round", "drama_end", "hold", "skipped") and event.get("drama"):
+            event["drama"] = t.strings.get(line_id("drama", event["drama"]), event["drama"])
+        out.append(event)
+    return out
+
+
+def _clause(action: dict, q: dict, t: Translation, done: list[dict]) -> bool:
+    """Whether a qualifier can be told: the cast's clause in the language, or the catalogue's."""
+    written = qualifier(q.get("kind", ""), q.get("text", ""))
+    start = done[0] if done and done[0].get("type") == "start" else {}
+    for pid in action.get("actors") or [action.get("attacker")]:
+        clause = ((start.get("cast") or {}).get(pid) or {}).get("clauses", {}).get(written)
+        if isinstance(clause, Mapping) and clause.get(t.lang):
+            return True
+    said = t.get("clause", written)
+    if said is None:
+        return False
+    for pid in action.get("actors") or [action.get("attacker")]:
+        sheet = (start.get("cast") or {}).get(pid)
+        if sheet is not None:
+            clauses = dict(sheet.get("clauses") or {})
+            clauses[written] = {t.lang: said}
+            sheet["clauses"] = clauses
+    return True
+
+
+def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
+    names = dict(sheet.get("names") or {})
+    if t.lang not in names:
+        name = t.get("name", sheet.get("name"))
+        if name:
+            names[t.lang] = name
+    sheet["names"] = names
+    short = sheet.get("short")
+    if short is not None and not (isinstance(short, Mapping) and short.get(t.lang)):
+        said = t.get("short", _source(short))
+        if said:
+            sheet["short"] = {t.lang: said}
+        elif names.get(t.lang) and not str(_source(short) or "")[:1].isupper():
+            sheet.pop("short")           # `the crew`: the name in the language instead; `Marrow` stays
+    words = {}
+    for move, said in (sheet.get("words") or {}).items():
+        kept = {}
+        for key, value in said.items():
+            if isinstance(value, Mapping) and value.get(t.lang):
+                kept[key] = value
+            else:
+                text = t.get(key, _source(value))
+                if text:
+                    kept[key] = {t.lang: text}
+        if kept:
+            words[move] = kept
+    sheet["words"] = words
+    return sheet
+
+
+def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
+    """W041 for each line the transcript needed and had no translation for."""
+    path = catalogue_path(scenario_path, t.lang)
+    shown = os.path.relpath(path)
+    if not t.found:
+        count = sum(line.kind not in ("name", "short", "drama", "move") for line in t.missing.values())
+        if not count:
+            return []
+        lines = "1 of the writer's lines is" if count == 1 else f"{count} of the writer's lines are"
+        return [DramaError("W041", f"there is no catalogue {shown} for '{t.lang}': {lines} told without "
+                           "their words, or as written", position=Position(scenario_path, 1),
+                           hint=f"write one: drama strings {scenario_path} --lang {t.lang}")]
+    out = []
+    for line in t.missing.values():
+        if line.kind in ("name", "short", "drama", "move"):
+            continue      # a name may stay as written; a move without one is told in the book's own verbs
+        what = "told as written" if line.kind not in INSIDE else "left out of the transcript"
+        out.append(DramaError("W041", f"no '{t.lang}' translation of the {SAID.get(line.kind, line.kind)} "
+                              f"{_quote(line.text)} "
+                              f"in {shown}: it is {what}", position=line.position,
+                              hint=f"add it to {shown} (msgctxt \"{line.id}\"): drama strings {scenario_path} "
+                                   f"--lang {t.lang}"))
+    return out
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+# ---------------------------------------------------------------------------
+# drama check --lang
+
+def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=None) -> list[DramaError]:
+    """The warnings of `drama check` for the languages asked for, and those the
+    scenario has catalogues for: a person without a gender (W040), and each
+    line without a translation (W041)."""
+    from .pipeline import Program
+    from .render.grammar import ungendered
+    wanted = list(dict.fromkeys([*langs, *languages(scenario_path)]))
+    if not wanted:
+        return []
+    try:
+        program = Program.compile(scenario_path, cast=cast, roles=roles)
+    except DramaError:
+        return []
+    out: list[DramaError] = []
+    for lang in wanted:
+        parties = [{"id": s.id, "name": (s.names or {}).get(lang) or s.name, "members": s.members,
+                    "pronouns": s.pronouns, "grammar": s.grammar} for s in program.scenario.cast]
+        by_id = {s.id: s for s in program.scenario.cast}
+        for party in ungendered(parties, lang):
+            out.append(DramaError("W040", f"'{party['id']}' has no grammatical gender in '{lang}': its words "
+                                  "will agree as masculine", position=by_id[party["id"]].pos,
+                                  expected=f"`grammar: {{{lang}: feminine}}` (or masculine), or she/her or "
+                                           "he/him pronouns",
+                                  hint="a name's article gives it for a group (`la garde`); a person needs "
+                                       "the cast to say"))
+        if lang != SOURCE:
+            t = load(program, lang)
+            for line in t.lines.values():
+                t.get(line.kind, line.text)
+            out.extend(warnings(t, scenario_path))
+    return out

@@ -1,0 +1,137 @@
+"""French surface grammar: what a name's article says of its gender and number,
+contractions (`de le` -> `du`) and elision (`de Ilse` -> `d'Ilse`) where words
+meet, and the typography of a finished paragraph (narrow no-break spaces before
+`: ; ! ?` and inside `« »`, counts under ten in words). Pure: no I/O."""
+
+from __future__ import annotations
+
+import re
+
+from .grammar import Form
+
+NNBSP = "\u202f"                 # espace fine insécable
+VOWELS = "aeiouyàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ"
+# words whose h is mute (l'homme, d'une heure): the others are aspirated (le héros, de Harrow)
+MUTE_H = ("habil", "habit", "harmoni", "hectare", "hélice", "herb", "hérit", "héroïne", "hésit", "heur",
+          "hier", "histoir", "hiver", "homm", "honnêt", "honneur", "hôpital", "horaire", "horizon", "horreur",
+          "hospital", "hôte", "huile", "huît", "humain", "humble", "humeur", "humid", "humili", "hymne",
+          "hypoth", "hôtel")
+# words that lose their vowel before another (le -> l', que -> qu')
+ELIDED = {"de": "d'", "que": "qu'", "le": "l'", "la": "l'", "ne": "n'", "se": "s'", "je": "j'", "me": "m'",
+          "te": "t'", "jusque": "jusqu'", "lorsque": "lorsqu'", "puisque": "puisqu'", "quoique": "quoiqu'"}
+CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
+# counts under ten in words, before the nouns a transcript counts
+UNITS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf")
+FEMININE_NOUNS = ("heure", "minute", "seconde", "semaine", "année", "fois", "journée", "nuit", "manche")
+COUNTED = re.compile(r"(?<![\w,.])([1-9])(?:[ \u00a0\u202f])(heures?|minutes?|secondes?|semaines?|années?|fois|"
+                     r"jours?|journées?|nuits?|mois|ans|an|tours?|manches?|dés?)\b")
+
+
+def vowel_start(word: str) -> bool:
+    """Whether a word begins with a vowel sound (a vowel, or a mute h)."""
+    if not word:
+        return False
+    if word[0] in VOWELS:
+        return word[0] not in "yY" or word[:1].isupper()
+    return word[0] == "h" and word.lower().startswith(MUTE_H)
+
+
+def name_form(name: str) -> Form | None:
+    """`les gobelins`: plural; `la garde`: feminine; `le jury`, `l'équipe`:
+    singular. A name without an article says nothing (None)."""
+    text = name.strip()
+    lower = text.lower()
+    for article, form in (("les ", Form("", "other")), ("des ", Form("", "other")),
+                          ("la ", Form("f", "one")), ("une ", Form("f", "one")),
+                          ("le ", Form("m", "one")), ("un ", Form("m", "one")),
+                          ("l'", Form("", "one")), ("l’", Form("", "one"))):
+        if lower.startswith(article):
+            return form
+    return None
+
+
+def _last_word(before: str) -> tuple[str, str]:
+    """(the text before the last word, the last word) of text ending in a space."""
+    match = re.search(r"(^|[\s(«\u202f'’-])(\w+) $", before)
+    if match is None:
+        return before, ""
+    return before[:match.start(2)], match.group(2)
+
+
+def join(before: str, word: str, name: bool) -> tuple[str, str]:
+    """The words on either side of an insertion, as French joins them: `de` +
+    `le jury` -> `du jury` (a name's article only, never a pronoun), `de` +
+    `Ilse` -> `d'Ilse`, `que` + `elle` -> `qu'elle`."""
+    if not before.endswith(" ") or not word:
+        return before, word
+    head, last = _last_word(before)
+    if not last:
+        return before, word
+    lower = last.lower()
+    if name:
+        article, space, rest = word.partition(" ")
+        contracted = CONTRACTED.get((lower, article))
+        if contracted is not None and space and rest:
+            if last[:1].isupper():
+                contracted = contracted.capitalize()
+            return head, contracted + " " + rest
+    if lower in ELIDED and vowel_start(word):
+        short = ELIDED[lower]
+        if last[:1].isupper():
+            short = short.capitalize()
+        return head + short, word
+    if lower == "si" and re.match(r"ils?\b", word):
+        return head + ("S'" if last[0] == "S" else "s'"), word
+    return before, word
+
+
+def with_names(text: str, names) -> str:
+    """The writer's text with the cast's names filled in (`Le dernier de {wolves}`),
+    joined as French joins them: `de les loups` -> `des loups`, `de Ilse` -> `d'Ilse`."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        pattern = re.compile(r"(?<![\w'’])(de|à|que|De|À|Que) " + re.escape(name) + r"(?!\w)")
+        def one(match: re.Match) -> str:
+            before, word = join(match.group(1) + " ", name, True)
+            return before + word
+        text = pattern.sub(one, text)
+    return text
+
+
+def elide(text: str) -> str:
+    """Elision and contraction inside written text (a phrase with its words in):
+    `que il` -> `qu'il`, `de les gobelins` stays for the narrator to decide
+    (a pronoun `les` is not an article): only elision is done here."""
+    def one(match: re.Match) -> str:
+        last, word = match.group(2), match.group(3)
+        lower = last.lower()
+        if lower in ELIDED and vowel_start(word):
+            short = ELIDED[lower]
+            return match.group(1) + (short.capitalize() if last[:1].isupper() else short) + word
+        return match.group(0)
+    return re.sub(r"(^|[\s(«\u202f])(de|que|ne|se|je|me|te|jusque|lorsque|puisque) (\w+)", one, text,
+                  flags=re.IGNORECASE)
+
+
+def _count(match: re.Match) -> str:
+    number, noun = int(match.group(1)), match.group(2)
+    word = UNITS[number]
+    if number == 1 and noun.startswith(FEMININE_NOUNS):
+        word = "une"
+    before = match.string[:match.start()].rstrip(" \u00a0\u202f")
+    if not before or before.endswith((".", "!", "?", "…")):      # a sentence begins with it
+        word = word.capitalize()
+    return f"{word} {noun}"
+
+
+def finish(text: str) -> str:
+    """A paragraph in French typography: `« mots »` with narrow no-break spaces,
+    the same before `: ; ! ?`, English quotes as French ones, and counts under
+    ten in words (`Pendant une heure`)."""
+    if not text:
+        return text
+    text = re.sub(r"“\s*(.*?)\s*”", lambda m: f"«{NNBSP}{m.group(1)}{NNBSP}»", text)
+    text = re.sub(r"«[ \u00a0\u202f]*", "«" + NNBSP, text)
+    text = re.sub(r"[ \u00a0\u202f]*»", NNBSP + "»", text)
+    text = re.sub(r"(?<=[^\s!?;:])[ \u00a0\u202f]*([;:!?])(?=\s|$|[»)\u202f])", NNBSP + r"\1", text)
+    text = COUNTED.sub(_count, text)
+    return text
