@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "E350": "a kind of scene that is not one of the six",
     "E351": "a member that the group does not have",
     "E352": "a member lost twice",
+    "E353": "a quarry that cannot be one",
     "E206": "a flag or counter used before it is set",
     "E207": "a choice or option that names nothing",
     "E208": "a flag or counter with the name of a party, a role or a placeholder",

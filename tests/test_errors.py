@@ -894,6 +894,7 @@ TRIGGERS = {
     "E350": _scenario('drama "Throne Hall" with Kara, Bren, a debat\n'),
     "E351": _scenario(DRAMA + 'Goblins lose member "Snak"\n'),
     "E352": _scenario(DRAMA + 'Goblins lose member Snik\nGoblins lose member Snik\n'),
+    "E353": _scenario('drama "Throne Hall" with Kara, Bren, a chase after Overlord\n'),
     "E201": _scenario(DRAMA + "Kara fireball -> Overlrd\n"),
     "E202": _scenario(DRAMA + "Bren bash -> Overlord with Strenght\n"),
     "E203": _scenario('drama "Duel" with Kara, Bren\nGoblins stab -> Bren\n'),
