@@ -99,6 +99,10 @@ CODES: dict[str, str] = {
     "E520": "an input that is not a regular file, or is too big",
     "E521": "a NUL character or a lone surrogate in an input",
     "E522": "YAML whose aliases and merges expand too far",
+    # `drama simulate --cluster` (dsl/cluster.py)
+    "E530": "`--cluster` without Dask distributed installed",
+    "E531": "a Dask scheduler that does not answer",
+    "E532": "a block of runs that failed on the cluster",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",
