@@ -15,7 +15,7 @@ from dsl import inputs
 from dsl.lsp.analysis import check_scenarios
 from dsl.lsp.incremental import DryRuns
 from dsl.lsp.worker import Worker
-from dsl.pipeline import check
+from dsl.pipeline import Program, check
 from test_lsp import Session, session_test
 from lsprotocol import types as lsp
 
@@ -205,3 +205,27 @@ def test_a_burst_of_changes_leaves_nothing_in_the_log(adventure, caplog):
     with caplog.at_level(logging.WARNING):
         body(adventure)
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_the_built_in_templates_are_compiled_once_a_process_for_each_language(tmp_path):
+    """The preview renders on every keystroke: the built-in templates are compiled once in its
+    process (a bytecode cache in memory, dsl/render), one for each phrase book (Jinja compiles
+    `"Round"|t` as the words of the book it is compiled with) and for escaping or not. An author's
+    template is compiled each time: edited between two renders, it is never served stale."""
+    from dsl.render import _COMPILED, render
+    events = Program.compile(_small(tmp_path)).run(seed=0)
+    told = {lang: render(events, "transcript", "html", lang=lang) for lang in ("fr", "en", "fr", "en")}
+    assert "<summary>Tour 1</summary>" in told["fr"] and "<summary>Round 1</summary>" in told["en"]
+    assert len(_COMPILED) >= 2 and render(events, "log", "text") == render(events, "log", "text")
+    template = write(tmp_path, "mine.txt.j2", "first {{ events | length }}\n")
+    assert render(events, "log", "text", template=str(template)) == f"first {len(events)}\n"
+    write(tmp_path, "mine.txt.j2", "second {{ events | length }}\n")
+    assert render(events, "log", "text", template=str(template)) == f"second {len(events)}\n"
+
+
+def _small(folder) -> str:
+    write(folder, "setting.yaml", EMBERFALL_SETTING)
+    write(folder, "cast.yaml", EMBERFALL_CAST)
+    write(folder, "scenario.yaml", SCENARIO)
+    write(folder, "script.drama", "\n".join(_script([["> Kara waits."], ["round"]])) + "\n")
+    return str(folder / "scenario.yaml")
