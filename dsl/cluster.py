@@ -96,6 +96,23 @@ def _host_port(address: str) -> tuple[str | None, int]:
     return host.strip("[]"), int(port)
 
 
+def simulate_on(address: str, prepared, runs: int, seed: int = 0,
+                progress: Callable[[int], None] | None = None):
+    """`simulate.simulate` over the cluster whose scheduler is at `address`
+    (`tcp://HOST:PORT`, or `local` for a LocalCluster started for it): the report
+    of `--jobs 1`, its blocks one task each."""
+    from .simulate import simulate
+    client, local = connect(address)
+    try:
+        def spread(prepared, seed, ranges, progress, interrupt):
+            return on_cluster(client, prepared, seed, ranges, progress, interrupt)
+        return simulate(prepared, runs, seed, workers(client), progress, spread=spread)
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+
+
 def workers(client) -> int:
     """The threads the cluster has to run blocks on (at least 1)."""
     info = client.scheduler_info()

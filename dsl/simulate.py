@@ -590,11 +590,12 @@ class Simulation:
 
 
 def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
-             progress: Callable[[int], None] | None = None, cluster: str | None = None) -> Simulation:
+             progress: Callable[[int], None] | None = None, spread=None) -> Simulation:
     """Run `prepared` `runs` times (runs 0..runs-1 with the seeds of `run_seed`)
-    over `jobs` processes (1: in this process; 0: one per CPU), or over the Dask
-    cluster whose scheduler is at `cluster` (`tcp://HOST:PORT`, or `local` for
-    a LocalCluster started for it: `dsl/cluster.py`); the same report either way.
+    over `jobs` processes (1: in this process; 0: one per CPU), or through
+    `spread(prepared, seed, ranges, progress, interrupt) -> (aggregate, interrupted)`,
+    which runs the blocks of runs elsewhere (`dsl.cluster.simulate_on` gives one
+    for a Dask cluster, `jobs` its workers); the same report either way.
 
     `progress(k)` is called as k more runs are done. A KeyboardInterrupt (Ctrl-C,
     or raised by `progress`) stops the workers; the runs completed so far are
@@ -603,20 +604,11 @@ def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
         raise ValueError("runs must be 1 or more")
     if jobs < 0:
         raise ValueError("jobs must be 0 or more")
-    if cluster is not None:
-        from . import cluster as dask_cluster
-        client, local = dask_cluster.connect(cluster)
-        try:
-            return _simulate(prepared, runs, seed, dask_cluster.workers(client), progress, client)
-        finally:
-            client.close()
-            if local is not None:
-                local.close()
-    return _simulate(prepared, runs, seed, jobs or cpus(), progress, None)
+    return _simulate(prepared, runs, seed, jobs or cpus(), progress, spread)
 
 
 def _simulate(prepared: Prepared, runs: int, seed: int, jobs: int, progress: Callable[[int], None] | None,
-              client) -> Simulation:
+              spread) -> Simulation:
     began = time.perf_counter()
     total = Aggregate()
     interrupted = False
@@ -634,9 +626,8 @@ def _simulate(prepared: Prepared, runs: int, seed: int, jobs: int, progress: Cal
     ranges = chunks(runs, jobs)
     jobs = min(jobs, len(ranges))
     with _Interrupt() as interrupt:
-        if client is not None:
-            from .cluster import on_cluster
-            total, interrupted = on_cluster(client, prepared, seed, ranges, progress, interrupt)
+        if spread is not None:
+            total, interrupted = spread(prepared, seed, ranges, progress, interrupt)
         elif jobs == 1:
             try:
                 total = run_range(prepared, seed, 0, runs, progress, interrupt)

@@ -97,11 +97,19 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, cluster: st
             one_shot()                     # the collector's work is done (dsl/collector.py)
             if verbose:
                 click.echo(sim.path_taken(prepared), err=True)
+            if cluster is not None:
+                from ..cluster import simulate_on
+
+                def run(progress=None):
+                    return simulate_on(cluster, prepared, runs, seed, progress)
+            else:
+                def run(progress=None):
+                    return sim.simulate(prepared, runs, seed, jobs, progress)
             if sys.stderr.isatty():
                 with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
-                    result = sim.simulate(prepared, runs, seed, jobs, bar.update, cluster=cluster)
+                    result = run(bar.update)
             else:
-                result = sim.simulate(prepared, runs, seed, jobs, cluster=cluster)
+                result = run()
             out.text(output, sim.render(result.report(), fmt))
             out.commit()
     except DramaError as error:
