@@ -1,6 +1,7 @@
 """Benchmark: `drama simulate` on the bundled skirmish, on one core and on two.
 
     python benchmarks/simulate.py [--runs N] [--repeat K] [--scenario PATH]
+    python benchmarks/simulate.py --compare [--runs N] [--repeat K]   # against 6fa1b91, in one run
 
 The encounter is `scenarios/skirmish/scenario.yaml`: four parties, initiative,
 then a loop of at most ten rounds (about nine on average) in which every party
@@ -18,6 +19,13 @@ exchanges an encounter. It prints:
   (fork, loading the scenario in each worker, sending the counts back).
 
 It also checks that jobs 1 and jobs 2 give the same report.
+
+With `--compare`, it measures `--jobs 1` only, in fresh processes of each
+tree in turn: the tree before the speed work of issue 28 (6fa1b91, checked
+out into a temporary worktree: benchmarks/baseline.py) and this one, K rounds,
+each on its own tree's copy of the scenario; it prints the best and the
+median encounters a second of each, in wall and in CPU time, their ratios,
+and the load average, and checks that both trees give the same JSON report.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if not os.environ.get("PYTHONPATH"):        # PYTHONPATH=TREE measures another tree's dsl
     sys.path.insert(0, str(ROOT))
 
-from dsl.simulate import Aggregate, prepare, run_seed, simulate, summarise  # noqa: E402
+from dsl.simulate import Aggregate, prepare, render, run_seed, simulate, summarise  # noqa: E402
 
 
 def best(function, repeat: int) -> float:
@@ -45,12 +53,65 @@ def best(function, repeat: int) -> float:
     return min(times)
 
 
+def child(runs: int, scenario: str) -> None:
+    """One tree's --jobs 1, in this (fresh) process: encounters a second, and the report."""
+    import hashlib
+    import json
+    prepared = prepare(scenario)
+    simulate(prepared, 50, seed=0)          # warm up
+    began, began_cpu = time.perf_counter(), time.process_time()
+    result = simulate(prepared, runs, seed=1, jobs=1)
+    wall, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    digest = hashlib.sha256(render(result.report(), "json").encode()).hexdigest()
+    print(json.dumps({"wall": runs / wall, "cpu": runs / cpu, "report": digest}))
+
+
+def compare(runs: int, repeat: int) -> None:
+    """--jobs 1 of 6fa1b91 and of this tree, alternating, each in fresh processes."""
+    import contextlib
+    import json
+    import statistics
+    import subprocess
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from baseline import BASE, base_tree, environment, load_average
+    with contextlib.ExitStack() as stack:
+        trees = {"before": stack.enter_context(base_tree()), "after": ROOT}
+        print(f"drama simulate --jobs 1, the bundled skirmish, {runs:,} runs, {repeat} rounds alternating; "
+              f"before: {BASE}, after: this tree; {load_average()} at the start")
+        rows: dict[str, list[dict]] = {name: [] for name in trees}
+        for _ in range(repeat):
+            for name, tree in trees.items():
+                # (the path as the report prints it: the same in both trees)
+                out = subprocess.run([sys.executable, __file__, "--child", "--runs", str(runs), "--scenario",
+                                      "scenarios/skirmish/scenario.yaml"],
+                                     capture_output=True, text=True, check=True, cwd=tree, env=environment(tree))
+                rows[name].append(json.loads(out.stdout))
+        print()
+        print("| encounters/s, jobs 1 | before best | median | after best | median | after ÷ before (best) |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for kind, label in (("wall", "wall time"), ("cpu", "CPU time")):
+            best_of = {n: max(r[kind] for r in rows[n]) for n in trees}
+            median = {n: statistics.median(r[kind] for r in rows[n]) for n in trees}
+            print(f"| {label} | {best_of['before']:,.0f} | {median['before']:,.0f} | {best_of['after']:,.0f} | "
+                  f"{median['after']:,.0f} | {best_of['after'] / best_of['before']:.2f}x |")
+        same = len({r["report"] for name in trees for r in rows[name]}) == 1
+        print(f"\nthe same JSON report in both trees: {same}; {load_average()} at the end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "skirmish" / "scenario.yaml"))
+    parser.add_argument("--compare", action="store_true", help="--jobs 1 against 6fa1b91, in one run")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(args.runs, args.scenario)
+        return
+    if args.compare:
+        compare(args.runs, args.repeat)
+        return
     prepared = prepare(args.scenario)
     # the mean number of exchanges of an encounter, from full (not lean) runs
     counted = [sum(1 for e in prepared.run(run_seed(0, i), lean=False) if e["type"] == "action")

@@ -1,14 +1,20 @@
 """`drama play` on a long night, through a pseudo-terminal: the cost of an entry, of `/undo` and of
 `--resume` at 1,000 entries against 50 (issue 24, "Speed: flat costs").
 
-    python benchmarks/table.py [--entries 1000]
+    python benchmarks/table.py [--entries 1000] [--screen | --both]
 
 A scenario of two parties with a deep quintessence plays a `repeat` of rounds, each a `round` and
 two exchanges whose dice are typed at the table (every prompt answered as a game master would).
 Each figure is the time from the answer that completes an entry (or from `/undo`) to the next
-prompt on the screen: what the game master waits for. At the end the session is killed (SIGKILL),
+prompt on the screen: what the game master waits for (`/undo`: the median of five, each redone). At the end the session is killed (SIGKILL),
 `--resume` is timed to its first prompt and compared with `drama run` of the same journal plus the
-start-up of a session (`drama play` of a new journal, to its first prompt).
+start-up of a session (`drama play` of a new journal, to its first prompt). First, the same night
+through the package API: the table's own work, without a terminal.
+
+The session is played line after line (`--plain`, the default here: the prompt found in the output)
+or in full screen (`--screen`: the screen read as a terminal shows it, with pyte, the prompt at its
+bottom line); `--both` plays one night in each, one after the other, in one run. An entry is counted
+when the journal has one more `# play N:` line.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import time
 from pathlib import Path
 
 import pexpect
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent.parent / "tests")]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +70,7 @@ end
 PROMPT = re.compile(r"Enter plays it>|dice \(Enter: the engine rolls\)>|or Enter for none>")
 UP_TO = re.compile(r"may roll up to (\d+) di")
 FACES = "6 4 3 2 1 5"
+ACCEPTED = "\x1b[?2004l"          # prompt_toolkit turns bracketed paste off once it has taken a line
 
 
 def scenario(folder: Path) -> Path:
@@ -73,40 +82,96 @@ def scenario(folder: Path) -> Path:
     return path
 
 
-def spawn(folder: Path, *args: str) -> pexpect.spawn:
+def environment(screen: bool) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", NO_COLOR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", "night.yaml", *args], env=env, cwd=str(folder),
-                          encoding="utf-8", timeout=120, dimensions=(50, 200), maxread=1 << 16)
-    child.delaybeforesend = None
-    return child
+    if screen:
+        env.pop("NO_COLOR")
+    return env
+
+
+class Plain:
+    """A session line after line through a pseudo-terminal: the prompt found in the output (pexpect)."""
+
+    def __init__(self, folder: Path, *args: str):
+        self.child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", "night.yaml", "--plain", *args],
+                                   env=environment(False), cwd=str(folder), encoding="utf-8", timeout=120,
+                                   dimensions=(50, 200), maxread=1 << 16)
+        self.child.delaybeforesend = None
+        self.child.expect(PROMPT)
+
+    def prompt(self) -> str:
+        lines = self.child.before.splitlines()
+        return (lines[-1] if lines else "") + self.child.after
+
+    def answer(self, line: str) -> None:
+        """Send a line and wait for the next prompt (after the line was taken, not its echo)."""
+        self.child.sendline(line)
+        self.child.expect_exact(ACCEPTED)
+        self.child.expect(PROMPT)
+
+    def kill(self) -> None:
+        os.kill(self.child.pid, signal.SIGKILL)
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+
+
+class Screen:
+    """A session in full screen: the screen read as a terminal shows it (pyte), the prompt at the bottom."""
+
+    def __init__(self, folder: Path, *args: str):
+        from play_helpers import Screen as Terminal
+        self.terminal = Terminal("night.yaml", "--screen", *args, rows=50, columns=200, timeout=120,
+                                 cwd=str(folder))
+        self.shown = ""
+        self.terminal.wait(self._ready, "the first prompt")
+        self.shown = self.terminal.text()
+
+    def _ready(self, lines: list[str]) -> bool:
+        bottom = lines[-1].rstrip()
+        return bool(PROMPT.search(bottom)) and bottom.endswith(">") and self.terminal.text() != self.shown
+
+    def prompt(self) -> str:
+        return self.terminal.lines()[-1]
+
+    def answer(self, line: str) -> None:
+        self.shown = self.terminal.text()
+        self.terminal.child.sendline(line)
+        self.terminal.wait(self._ready, "the next prompt")
+
+    def kill(self) -> None:
+        os.kill(self.terminal.child.pid, signal.SIGKILL)
+        self.terminal.finish()
 
 
 class Night:
-    """The session: answers each prompt, counts the entries, times what completes one."""
+    """The session: answers each prompt, counts the entries in the journal, times what completes one."""
 
-    def __init__(self, child: pexpect.spawn):
-        self.child = child
+    def __init__(self, front, journal: Path):
+        self.front = front
+        self.journal = journal
         self.entries = 0
         self.times: dict[int, float] = {}     # entry number -> seconds from its last answer to the next prompt
-        self.child.expect(PROMPT)
+
+    def count(self) -> int:
+        return self.journal.read_text(encoding="utf-8").count("\n# play ")
 
     def step(self) -> None:
-        lines = self.child.before.splitlines()
-        rolls = UP_TO.search(lines[-1]) if lines else None
+        rolls = UP_TO.search(self.front.prompt())
         answer = " ".join(FACES.split()[:int(rolls.group(1))]) if rolls else ""
         started = time.perf_counter()
-        self.child.sendline(answer)
-        self.child.expect(PROMPT)
+        self.front.answer(answer)
         took = time.perf_counter() - started
-        if "  + " in self.child.before:        # the answer completed an entry: it is on the board
-            self.entries += 1
-            self.times[self.entries] = took
+        entries = self.count()
+        if entries > self.entries:            # the answer completed an entry
+            self.entries = entries
+            self.times[entries] = took
 
     def command(self, line: str) -> float:
         started = time.perf_counter()
-        self.child.sendline(line)
-        self.child.expect(PROMPT)
-        return time.perf_counter() - started
+        self.front.answer(line)
+        took = time.perf_counter() - started
+        self.entries = self.count()
+        return took
 
 
 def around(times: dict[int, float], at: int, width: int = 15) -> float:
@@ -114,45 +179,90 @@ def around(times: dict[int, float], at: int, width: int = 15) -> float:
     return statistics.median(v for k, v in times.items() if at - width < k <= at)
 
 
+def night(folder: Path, entries: int, screen: bool) -> None:
+    """One night of `entries` entries, killed, resumed, and its journal run: the figures printed."""
+    front = Screen if screen else Plain
+    for old in folder.glob("night-1*"):
+        old.unlink()
+    started = time.perf_counter()
+    playing = Night(front(folder, "--journal", "night-1.drama", "--seed", "1"), folder / "night-1.drama")
+    startup = time.perf_counter() - started
+    undo: dict[int, float] = {}
+    while playing.entries < entries:
+        playing.step()
+        at = playing.entries
+        if at in (50, entries) and at not in undo:          # five undos, each redone: their median
+            times = []
+            for _ in range(5):
+                times.append(playing.command("/undo"))
+                playing.command("/redo")
+            undo[at] = statistics.median(times)
+    playing.front.kill()
+    started = time.perf_counter()
+    again = front(folder, "--journal", "night-1.drama", "--resume")
+    resume = time.perf_counter() - started
+    again.kill()
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "dsl", "run", "night-1.yaml"], cwd=folder, env=environment(False),
+                   stdout=subprocess.DEVNULL, check=True)
+    run = time.perf_counter() - started
+    n = entries
+    entry_50, entry_n = around(playing.times, 50), around(playing.times, n)
+    print(f"{'full screen' if screen else 'plain'}:")
+    print(f"  an entry at 50:       {entry_50 * 1000:7.1f} ms")
+    print(f"  an entry at {n}:    {entry_n * 1000:7.1f} ms   ({entry_n / entry_50:.2f}x)")
+    print(f"  /undo at 50:          {undo[50] * 1000:7.1f} ms")
+    print(f"  /undo at {n}:       {undo[n] * 1000:7.1f} ms   ({undo[n] / undo[50]:.2f}x)")
+    print(f"  --resume at {n}:    {resume:7.2f} s")
+    print(f"  drama run + start-up: {run + startup:7.2f} s   (drama run {run:.2f} s, start-up {startup:.2f} s)")
+
+
+def in_process(folder: Path, entries: int) -> None:
+    """The table's own work, through the package API (no terminal): an entry, and `/undo`, at 50 and at `entries`."""
+    from dsl.pipeline import Program
+    from dsl.table.asks import DiceAsk
+    from dsl.table.core import Table
+
+    def calls(ask):
+        return tuple(int(x) for x in FACES.split()[:ask.most]) if isinstance(ask, DiceAsk) and ask.most else None
+
+    table = Table.start(Program.compile(str(folder / "night.yaml")), str(folder / "api.drama"), seed=1)
+    times: dict[int, float] = {}
+    undo: dict[int, float] = {}
+    while len(table.entries) < entries:
+        started = time.perf_counter()
+        table.play_script(calls)
+        times[len(table.entries)] = time.perf_counter() - started
+        at = len(table.entries)
+        if at in (50, entries) and at not in undo:
+            samples = []
+            for _ in range(5):
+                started = time.perf_counter()
+                table.undo()
+                samples.append(time.perf_counter() - started)
+                table.redo()
+            undo[at] = statistics.median(samples)
+    entry_50, entry_n = around(times, 50), around(times, entries)
+    print("the table alone (package API, no terminal):")
+    print(f"  an entry at 50:       {entry_50 * 1000:7.1f} ms")
+    print(f"  an entry at {entries}:    {entry_n * 1000:7.1f} ms   ({entry_n / entry_50:.2f}x)")
+    print(f"  /undo at 50:          {undo[50] * 1000:7.1f} ms")
+    print(f"  /undo at {entries}:       {undo[entries] * 1000:7.1f} ms   ({undo[entries] / undo[50]:.2f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1000)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--screen", action="store_true", help="play in full screen (read with pyte)")
+    mode.add_argument("--both", action="store_true", help="a night line after line, then one in full screen")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scenario(folder)
-        started = time.perf_counter()
-        night = Night(spawn(folder, "--journal", "night-1.drama", "--seed", "1"))
-        startup = time.perf_counter() - started
-        undo: dict[int, float] = {}
-        while night.entries < args.entries:
-            night.step()
-            if night.entries in (50, args.entries) and night.entries not in undo:
-                undo[night.entries] = night.command("/undo")
-                night.entries -= 1
-        os.kill(night.child.pid, signal.SIGKILL)
-        night.child.expect(pexpect.EOF)
-        night.child.close()
-        started = time.perf_counter()
-        again = spawn(folder, "--journal", "night-1.drama", "--resume")
-        again.expect(PROMPT)
-        resume = time.perf_counter() - started
-        again.sendline("/quit")
-        again.expect(pexpect.EOF)
-        again.close()
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "dsl", "run", "night-1.yaml"], cwd=folder, env=env,
-                       stdout=subprocess.DEVNULL, check=True)
-        run = time.perf_counter() - started
-        n = args.entries
-        entry_50, entry_n = around(night.times, 50), around(night.times, n)
-        print(f"an entry at 50:       {entry_50 * 1000:7.1f} ms")
-        print(f"an entry at {n}:    {entry_n * 1000:7.1f} ms   ({entry_n / entry_50:.2f}x)")
-        print(f"/undo at 50:          {undo[50] * 1000:7.1f} ms")
-        print(f"/undo at {n}:       {undo[n] * 1000:7.1f} ms   ({undo[n] / undo[50]:.2f}x)")
-        print(f"--resume at {n}:    {resume:7.2f} s")
-        print(f"drama run + start-up: {run + startup:7.2f} s   (drama run {run:.2f} s, start-up {startup:.2f} s)")
+        in_process(folder, args.entries)
+        for screen in ((False, True) if args.both else (args.screen,)):
+            night(folder, args.entries, screen)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "E350": "a kind of scene that is not one of the six",
     "E351": "a member that the group does not have",
     "E352": "a member lost twice",
+    "E353": "a quarry that cannot be one",
     "E206": "a flag or counter used before it is set",
     "E207": "a choice or option that names nothing",
     "E208": "a flag or counter with the name of a party, a role or a placeholder",
@@ -99,6 +100,10 @@ CODES: dict[str, str] = {
     "E520": "an input that is not a regular file, or is too big",
     "E521": "a NUL character or a lone surrogate in an input",
     "E522": "YAML whose aliases and merges expand too far",
+    # `drama simulate --cluster` (dsl/cluster.py)
+    "E530": "`--cluster` without Dask distributed installed",
+    "E531": "a Dask scheduler that does not answer",
+    "E532": "a block of runs that failed on the cluster",
     # templates and saved event logs
     "E601": "an error in a template",
     "E602": "a saved event log that cannot be read",

@@ -199,11 +199,16 @@ def initiative(result: r.Initiative, line: int | None) -> dict:
                       for x in result.rolls]}
 
 
-def drama_begun(result: r.DramaBegun, line: int | None, kind: str = DEFAULT_KIND) -> dict:
-    """`kind`: the kind of scene (docs/language.md), for the transcript's words."""
-    return {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
-            "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of,
-            "kind": kind}
+def drama_begun(result: r.DramaBegun, line: int | None, kind: str = DEFAULT_KIND,
+                quarry: list[str] | None = None) -> dict:
+    """`kind`: the kind of scene (docs/language.md), for the transcript's words;
+    `quarry`: who runs, when the script names them (`, a chase after Orm`)."""
+    event = {"type": "drama", "line": line, "drama": result.drama, "party_ids": list(result.parties),
+             "time": result.time, "round_seconds": result.round_seconds, "rounds_of": result.rounds_of,
+             "kind": kind}
+    if quarry:
+        event["quarry"] = list(quarry)
+    return event
 
 
 def round_begun(result: r.RoundBegun, line: int | None) -> dict:

@@ -2,4 +2,6 @@
 the ruleset's own examples. They change only the words of a transcript, never the rules."""
 
 KINDS_OF_SCENE: tuple[str, ...] = ("fight", "chase", "debate", "race", "escape", "contest")
+# the kinds in which someone runs, and a script may name who (`, a chase after Orm`)
+RUNNING_KINDS: tuple[str, ...] = ("chase", "escape")
 DEFAULT_KIND = "fight"

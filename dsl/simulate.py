@@ -590,9 +590,12 @@ class Simulation:
 
 
 def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> Simulation:
+             progress: Callable[[int], None] | None = None, spread=None) -> Simulation:
     """Run `prepared` `runs` times (runs 0..runs-1 with the seeds of `run_seed`)
-    over `jobs` processes (1: in this process; 0: one per CPU).
+    over `jobs` processes (1: in this process; 0: one per CPU), or through
+    `spread(prepared, seed, ranges, progress, interrupt) -> (aggregate, interrupted)`,
+    which runs the blocks of runs elsewhere (`dsl.cluster.simulate_on` gives one
+    for a Dask cluster, `jobs` its workers); the same report either way.
 
     `progress(k)` is called as k more runs are done. A KeyboardInterrupt (Ctrl-C,
     or raised by `progress`) stops the workers; the runs completed so far are
@@ -601,7 +604,11 @@ def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
         raise ValueError("runs must be 1 or more")
     if jobs < 0:
         raise ValueError("jobs must be 0 or more")
-    jobs = jobs or cpus()
+    return _simulate(prepared, runs, seed, jobs or cpus(), progress, spread)
+
+
+def _simulate(prepared: Prepared, runs: int, seed: int, jobs: int, progress: Callable[[int], None] | None,
+              spread) -> Simulation:
     began = time.perf_counter()
     total = Aggregate()
     interrupted = False
@@ -619,7 +626,9 @@ def simulate(prepared: Prepared, runs: int, seed: int = 0, jobs: int = 1,
     ranges = chunks(runs, jobs)
     jobs = min(jobs, len(ranges))
     with _Interrupt() as interrupt:
-        if jobs == 1:
+        if spread is not None:
+            total, interrupted = spread(prepared, seed, ranges, progress, interrupt)
+        elif jobs == 1:
             try:
                 total = run_range(prepared, seed, 0, runs, progress, interrupt)
             except KeyboardInterrupt as stopped:

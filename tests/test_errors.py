@@ -814,6 +814,21 @@ def _play_unwritable(folder: Path):
     return drama("play", "scenario.yaml", "--journal", "nowhere/j.drama")
 
 
+def _without_distributed(folder: Path):
+    """`drama simulate --cluster` where Dask distributed cannot be imported."""
+    import sys
+    make_scenario(folder, DRAMA)
+    saved = sys.modules.get("distributed")
+    sys.modules["distributed"] = None          # import distributed raises ImportError
+    try:
+        return drama("simulate", "scenario.yaml", "--runs", "5", "--cluster", "local")
+    finally:
+        if saved is None:
+            del sys.modules["distributed"]
+        else:
+            sys.modules["distributed"] = saved
+
+
 def _play_busy_port(folder: Path):
     import socket
     make_scenario(folder, DRAMA)
@@ -879,6 +894,7 @@ TRIGGERS = {
     "E350": _scenario('drama "Throne Hall" with Kara, Bren, a debat\n'),
     "E351": _scenario(DRAMA + 'Goblins lose member "Snak"\n'),
     "E352": _scenario(DRAMA + 'Goblins lose member Snik\nGoblins lose member Snik\n'),
+    "E353": _scenario('drama "Throne Hall" with Kara, Bren, a chase after Overlord\n'),
     "E201": _scenario(DRAMA + "Kara fireball -> Overlrd\n"),
     "E202": _scenario(DRAMA + "Bren bash -> Overlord with Strenght\n"),
     "E203": _scenario('drama "Duel" with Kara, Bren\nGoblins stab -> Bren\n'),
@@ -913,6 +929,9 @@ TRIGGERS = {
     "E520": _cast_a_device,
     "E521": _scenario(DRAMA + "> a NUL: \0\n"),
     "E522": _merge_bomb,
+    "E530": lambda folder: _without_distributed(folder),
+    "E531": lambda folder: (make_scenario(folder, DRAMA),
+                            drama("simulate", "scenario.yaml", "--runs", "5", "--cluster", "http://nowhere"))[1],
     "E601": _template_typo,
     "E602": _cut_event_log,
     "E701": _odds_not_an_action,
@@ -947,6 +966,8 @@ TRIGGERS = {
 # reminder to remove it from this table)
 UNREACHABLE: dict[str, str] = {
     "E511": "a safety net: `drama fmt` checks its own layout, and no known script fails that check",
+    "E532": "a safety net: a block of runs raises on a worker only if its drama is not the one here "
+            "(tests/test_cluster.py kills a worker, which Dask runs again)",
 }
 
 
@@ -971,5 +992,5 @@ def test_every_code_is_reachable_from_the_command_line(in_tmp, code):
     assert f"{'warning' if warning else 'error'}[{code}]: " in outcome.stderr, outcome.stderr
     only_error_lines(outcome.stderr)
     first = outcome.stderr.splitlines()[0]
-    if code not in ("E108", "E501", "E510", "E512", "E908", "E123"):    # no file to point into for these
+    if code not in ("E108", "E501", "E510", "E512", "E908", "E123", "E530", "E531"):    # no file to point into for these
         assert ERROR_HEAD.match(first), first

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import time
 
@@ -13,7 +15,7 @@ from dsl import inputs
 from dsl.lsp.analysis import check_scenarios
 from dsl.lsp.incremental import DryRuns
 from dsl.lsp.worker import Worker
-from dsl.pipeline import check
+from dsl.pipeline import Program, check
 from test_lsp import Session, session_test
 from lsprotocol import types as lsp
 
@@ -177,3 +179,53 @@ def test_a_dry_run_full_of_errors_resumed_stops_where_drama_check_stops(adventur
             found = check(scenario, dry_run=runs.run)
             assert _found(found) == _found(check(scenario))
         assert "W021" in {e.code for e in found}
+
+
+def test_a_burst_of_changes_leaves_nothing_in_the_log(adventure, caplog):
+    """Each change of a burst cancels the round under way; the answer of its stopped check, coming
+    later, goes nowhere quietly (it once raised InvalidStateError in a callback for every change,
+    whose tracebacks filled the pipe of the server's standard error until it hung)."""
+    lines = _script([["round", "Kara strikes -> Goblins, roll", "Goblins defends, roll"]] * 400)
+    write(adventure, "script.drama", "\n".join(lines) + "\n")
+
+    @session_test
+    async def body(s: Session):
+        await s.open("script.drama")
+        uri = s.uri("script.drama")
+        for k in range(12):
+            lines[3 + 3 * k] = f"Kara strikes -> Goblins, rolled {k % 6 + 1}"
+            s.versions["script.drama"] += 1
+            s.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=s.versions["script.drama"]),
+                [lsp.TextDocumentContentChangeWholeDocument(text="\n".join(lines) + "\n")]))
+            await asyncio.sleep(0.06)
+        last = s.versions["script.drama"]
+        while not any(u == uri and v == last for u, v, _ in s.log):
+            await asyncio.sleep(0.02)
+    with caplog.at_level(logging.WARNING):
+        body(adventure)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_the_built_in_templates_are_compiled_once_a_process_for_each_language(tmp_path):
+    """The preview renders on every keystroke: the built-in templates are compiled once in its
+    process (a bytecode cache in memory, dsl/render), one for each phrase book (Jinja compiles
+    `"Round"|t` as the words of the book it is compiled with) and for escaping or not. An author's
+    template is compiled each time: edited between two renders, it is never served stale."""
+    from dsl.render import _COMPILED, render
+    events = Program.compile(_small(tmp_path)).run(seed=0)
+    told = {lang: render(events, "transcript", "html", lang=lang) for lang in ("fr", "en", "fr", "en")}
+    assert "<summary>Tour 1</summary>" in told["fr"] and "<summary>Round 1</summary>" in told["en"]
+    assert len(_COMPILED) >= 2 and render(events, "log", "text") == render(events, "log", "text")
+    template = write(tmp_path, "mine.txt.j2", "first {{ events | length }}\n")
+    assert render(events, "log", "text", template=str(template)) == f"first {len(events)}\n"
+    write(tmp_path, "mine.txt.j2", "second {{ events | length }}\n")
+    assert render(events, "log", "text", template=str(template)) == f"second {len(events)}\n"
+
+
+def _small(folder) -> str:
+    write(folder, "setting.yaml", EMBERFALL_SETTING)
+    write(folder, "cast.yaml", EMBERFALL_CAST)
+    write(folder, "scenario.yaml", SCENARIO)
+    write(folder, "script.drama", "\n".join(_script([["> Kara waits."], ["round"]])) + "\n")
+    return str(folder / "scenario.yaml")

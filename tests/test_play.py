@@ -174,6 +174,22 @@ def test_undo_rewrites_the_journal_and_redo_gives_the_same_events(tmp_path):
     assert table.redo() is None
 
 
+def test_undo_cuts_the_journal_back_and_rewrites_one_changed_behind_the_tables_back(tmp_path):
+    scenario = copy_ashen(tmp_path) / "with-embers.yaml"
+    path = tmp_path / "j.drama"
+    table = Table.start(Program.compile(scenario), str(path), seed=5)
+    for _ in range(4):
+        table.play_script()
+    kept = table.text(3)
+    inode = path.stat().st_ino
+    table.undo()                                   # the file cut where the entry began: the same file
+    assert path.read_text(encoding="utf-8") == kept and path.stat().st_ino == inode
+    with open(path, "a", encoding="utf-8") as journal:
+        journal.write("# a note typed into the journal by hand\n")
+    table.undo()                                   # it no longer ends with the entry: rewritten whole
+    assert path.read_text(encoding="utf-8") == table.text() == table.text(2)
+
+
 def test_undo_goes_back_into_the_script_where_it_was(tmp_path):
     program = Program.compile(hall(tmp_path))
     table = Table.start(program, str(tmp_path / "j.drama"), seed=2)

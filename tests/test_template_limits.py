@@ -10,6 +10,7 @@ import time
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import dsl
 from conftest import SCENARIOS, drama, write
@@ -32,6 +33,10 @@ PAYLOADS = [
     ("center method", "{{ 'x'.center(10**9) }}", "E601"),
     ("ljust method", "{{ 'x'.ljust(999999999) }}", "E601"),
     ("wordwrap huge width", "{{ 'x y'|wordwrap(10**9) }}", "E601"),
+    # (textwrap cuts a long word a line at a time, in time of the square of its length,
+    # and its regular expression over a long line cannot be stopped: fuzz case 303:100292)
+    ("wordwrap of a long word", "{{ ('x' * 19999999)|wordwrap(5) }}", "E601"),
+    ("wordwrap of a long text", "{{ ('word ' * 3999999)|wordwrap(5, break_on_hyphens=true) }}", "E601"),
     ("percent width", "{{ '%0999999999d' % 1 }}", "E601"),
     ("format width", "{{ '{:>999999999}'.format(1) }}", "E601"),
     ("format filter width", "{{ '%999999999s'|format('x') }}", "E601"),
@@ -182,3 +187,23 @@ def test_an_authors_template_has_a_budget_that_grows_with_the_log(tmp_path, even
     assert render(events, format="text", template=template) == render(events, format="text")
     seconds, size = sandbox.budget_for(10_000)
     assert seconds == sandbox.SECONDS + 10_000 * sandbox.PER_EVENT_SECONDS and size == 100 + 10_000_000
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.text(alphabet="ab-", min_size=1, max_size=12), max_size=60),
+       spaces=st.lists(st.sampled_from([" ", "  ", "\n", "   "]), min_size=60, max_size=60),
+       width=st.integers(1, 20), break_long_words=st.booleans(), break_on_hyphens=st.booleans())
+def test_the_sandboxs_wordwrap_gives_jinjas_lines(words, spaces, width, break_long_words, break_on_hyphens):
+    """The sandbox's `wordwrap` wraps a long line a piece at a time (so that the time
+    limit can stop it, and a long word costs no more than its length); the lines are
+    Jinja's own wherever a piece can end at a space."""
+    import jinja2
+    from jinja2.filters import do_wordwrap
+    text = "".join(w + s for w, s in zip(words, spaces))
+    env = jinja2.Environment()
+    piece, sandbox.WRAP_PIECE = sandbox.WRAP_PIECE, 40     # many pieces in a short text
+    try:
+        ours = sandbox.wordwrap(env, text, width, break_long_words, None, break_on_hyphens)
+    finally:
+        sandbox.WRAP_PIECE = piece
+    assert ours == do_wordwrap(env, text, width, break_long_words, None, break_on_hyphens)

@@ -20,6 +20,7 @@ Ctrl-C stops early and prints the summary of the runs done (exit status 130).
 Examples:
   drama simulate scenarios/skirmish/scenario.yaml --runs 2000 --seed 1
   drama simulate scenarios/skirmish/scenario.yaml --runs 20000 --jobs auto
+  drama simulate scenarios/skirmish/scenario.yaml --runs 1000000 --cluster tcp://scheduler:8786
   drama simulate scenarios/river-veyne/scenario.yaml --runs 2000
   drama simulate scenarios/river-veyne/scenario.yaml --choose "At the river=Wade across"
   drama simulate scenarios/skirmish/scenario.yaml --format md -o skirmish.md
@@ -56,6 +57,9 @@ class _Jobs(click.ParamType):
               help="The seed the seeds of the runs are derived from (0 or more).")
 @click.option("--jobs", type=_Jobs(), default="1", show_default=True,
               help="Processes to spread the runs over; 0 or auto: one per CPU.")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786), or on one "
+                   "started here (local); needs pip install 'drama[cluster]'. The same report as --jobs 1.")
 @click.option("--cast", "casts", multiple=True, type=click.Path(dir_okay=False), metavar="CAST.yaml",
               help="Run with this cast instead of the scenario's (repeatable).")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=PARTY",
@@ -70,7 +74,7 @@ class _Jobs(click.ParamType):
               help=CHOOSE_HELP + " Fixed for every run; the other choices are picked at random, by weight.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Say on standard error whether the runs take the fast path, and if not, why.")
-def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tuple[str, ...],
+def simulate_command(scenario: str, runs: int, seed: int, jobs: int, cluster: str | None, casts: tuple[str, ...],
                      roles: tuple[str, ...], fmt: str, output: str | None, chosen: tuple[str, ...] = (),
                      verbose: bool = False) -> None:
     """Run SCENARIO many times with random dice and report the odds, with 95%
@@ -80,6 +84,9 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
     was taken and each party's defeat and final quintessence by option, and
     the flags and counters at the end. See docs/simulate.md."""
     from .. import simulate as sim
+    context = click.get_current_context()
+    if cluster is not None and context.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--jobs and --cluster do not go together: the cluster's workers are the jobs")
     bound = bindings(roles)
     given = answers(chosen)
     try:
@@ -90,11 +97,19 @@ def simulate_command(scenario: str, runs: int, seed: int, jobs: int, casts: tupl
             one_shot()                     # the collector's work is done (dsl/collector.py)
             if verbose:
                 click.echo(sim.path_taken(prepared), err=True)
+            if cluster is not None:
+                from ..cluster import simulate_on
+
+                def run(progress=None):
+                    return simulate_on(cluster, prepared, runs, seed, progress)
+            else:
+                def run(progress=None):
+                    return sim.simulate(prepared, runs, seed, jobs, progress)
             if sys.stderr.isatty():
                 with click.progressbar(length=runs, label="simulating", file=sys.stderr) as bar:
-                    result = sim.simulate(prepared, runs, seed, jobs, bar.update)
+                    result = run(bar.update)
             else:
-                result = sim.simulate(prepared, runs, seed, jobs)
+                result = run()
             out.text(output, sim.render(result.report(), fmt))
             out.commit()
     except DramaError as error:

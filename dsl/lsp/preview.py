@@ -20,10 +20,18 @@ from .. import inputs
 from ..errors import DramaError
 from ..syntax import nodes
 
-__all__ = ["preview", "adventure_map"]
+__all__ = ["preview", "adventure_map", "warm"]
 
 # a line of the session log that tells an event of the script: its line number first
 _LOGGED = re.compile(r"^ {0,6}(?P<line>\d+)  ")
+
+
+def warm() -> None:
+    """The first job of the previews' process, given as the server starts: what a preview imports
+    (the pipeline, the renderer, Jinja), so that the writer's first preview does not wait for it."""
+    from ..pipeline import Program  # noqa: F401
+    from ..render import render  # noqa: F401
+    import jinja2.sandbox  # noqa: F401
 
 
 def preview(scenario_path: str, texts: dict[str, str], seed: int = 0, choices: dict[str, str] | None = None,

@@ -27,7 +27,7 @@ from .positions import character, column
 __all__ = ["Written", "written_in", "occurrences", "references", "rename", "target_at", "workspace_symbols"]
 
 # the fields of the nodes that hold a party
-_PARTY_FIELDS = {"actors", "target", "extra_targets", "party", "parties", "winner", "shares"}
+_PARTY_FIELDS = {"actors", "target", "extra_targets", "party", "parties", "winner", "shares", "quarry"}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,7 +20,7 @@ from .diagnostics import lines_reader, to_diagnostic
 from .live import Live
 from .navigation import KEYWORD_HELP
 from .positions import character, column, split_lines
-from .preview import preview
+from .preview import preview, warm
 from .worker import Worker
 
 __all__ = ["make_server", "KEYWORD_HELP", "DramaServer"]
@@ -45,6 +45,7 @@ class DramaServer(LanguageServer):
         self.live = Live(self.files, self._publish, delay)
         # the previews run in a process of their own too: never behind a check, never on the loop
         self.previews = Worker("previews")
+        self.previews.submit(warm)
         self._published: dict[str, tuple[int, list[lsp.Diagnostic]]] = {}
 
     def stop_workers(self) -> None:

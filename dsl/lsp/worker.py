@@ -132,9 +132,16 @@ class Worker:
         def answered(future: concurrent.futures.Future) -> None:
             try:
                 data = future.result()
-                done.set_result(None if data is None else pickle.loads(data))
-            except BaseException as error:        # noqa: BLE001 - the caller's to see
-                done.set_exception(error)
+                value, error = (None if data is None else pickle.loads(data)), None
+            except BaseException as raised:        # noqa: BLE001 - the caller's to see
+                value, error = None, raised
+            try:
+                if error is None:
+                    done.set_result(value)
+                else:
+                    done.set_exception(error)
+            except concurrent.futures.InvalidStateError:
+                pass          # (the caller cancelled it, a round made stale: nobody waits for it)
         self._tickets += 1
         self._pool.submit(_call, self._tickets, job, args).add_done_callback(answered)
         return done

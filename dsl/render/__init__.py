@@ -77,7 +77,8 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     except (AttributeError, TypeError, KeyError, ValueError, IndexError, ZeroDivisionError) as error:
         raise DramaError("E602", f"an event of the log is not in the form of docs/events.md ({error})") from None
     from .sandbox import Budget, TemplateLimit, TemplateTimeout, budget_for, stream
-    environment, name = _environment(format, as_, template)
+    # (an author's template is compiled each time: its constant filters may read this render's events)
+    environment, name = _environment(format, as_, template, compiled_for=book if template is None else None)
     environment.filters.update(filters(context, book, told))
     environment.guard_filters()
     # an author's template is bounded in time and output, more for a longer log;
@@ -141,7 +142,7 @@ def render_report(name: str, report: dict, format: str, *, raw_markdown: bool = 
         raise ValueError(f"format must be one of {REPORTS[name]}, not {format!r}")
     from jinja2.exceptions import TemplateError
     raw = format == "md" and raw_markdown
-    environment, template = _environment(format, name, None, escape=False if raw else None)
+    environment, template = _environment(format, name, None, escape=False if raw else None, compiled_for="report")
     environment.filters.update(REPORT_FILTERS)
     environment.guard_filters()
     try:
@@ -173,10 +174,12 @@ def compact_json(data: dict) -> str:
     return dump(data, "") + "\n"
 
 
-def _environment(fmt: str, as_: str, template, escape: bool | None = None):
+def _environment(fmt: str, as_: str, template, escape: bool | None = None, compiled_for=None):
     """The one set-up of the sandbox: the template `as_.fmt.j2` (or an author's)
     and a SandboxedEnvironment that finds it; HTML and Markdown are escaped
-    unless `escape` says otherwise (HTML templates always are)."""
+    unless `escape` says otherwise (HTML templates always are). With `compiled_for`
+    (what the filters depend on: the phrase book), the templates compiled once are
+    kept for the next environment of the same (`_compiled`)."""
     from jinja2 import ChoiceLoader, PrefixLoader, StrictUndefined, select_autoescape
     from .sandbox import GuardedSandbox
     FileSystemLoader = _files_loader()
@@ -198,9 +201,38 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None):
     environment = GuardedSandbox(
         loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False,
+        bytecode_cache=None if compiled_for is None else _compiled(bool(escape), compiled_for),
         autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
                                      default_for_string=escape, default=escape))
     return environment, name
+
+
+_COMPILED: dict = {}
+
+
+def _compiled(escape: bool, depends_on):
+    """The built-in templates compiled so far in this process for environments alike (`key`: whether
+    they escape, what their filters depend on), as a Jinja bytecode cache in memory, so that a
+    process that renders again and again (`drama lsp`'s preview) compiles each template once. Jinja
+    keys a template by its name and file and checks its source's checksum. Each kind of environment
+    has its cache: Jinja compiles `"Round"|t` as the text the filter gives then (`Tour` with the
+    French book), and whether to escape. (An entry holds the book, so that no other gets its id.)"""
+    key = (escape, id(depends_on))
+    if key not in _COMPILED:
+        from jinja2 import BytecodeCache
+
+        class Memory(BytecodeCache):
+            def __init__(self) -> None:
+                self.codes: dict[str, bytes] = {}
+
+            def load_bytecode(self, bucket) -> None:
+                if bucket.key in self.codes:
+                    bucket.bytecode_from_string(self.codes[bucket.key])
+
+            def dump_bytecode(self, bucket) -> None:
+                self.codes[bucket.key] = bucket.bytecode_to_string()
+        _COMPILED[key] = (depends_on, Memory())
+    return _COMPILED[key][1]
 
 
 def _files_loader():

@@ -35,6 +35,7 @@ import threading
 import time
 from typing import Any
 
+from jinja2 import pass_environment
 from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Undefined, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment
@@ -57,8 +58,10 @@ PER_EVENT_SECONDS = 0.001
 MAX_ARGUMENT = 100_000
 # bits of a whole number a template makes (about 30,000 digits)
 MAX_BITS = 100_000
-# seconds one rendering of an author's template may take (and PER_EVENT_SECONDS more per event)
-SECONDS = 5.0
+# seconds one rendering of an author's template may take (and PER_EVENT_SECONDS more per event):
+# well under 5 s, so that what one step of the template does after the watchdog
+# fires (a call of C code over a text of MAX_SIZE, up to about 2 s) still ends within 5 s
+SECONDS = 3.0
 
 _WIDE = re.compile(r"\d{6,}")          # a width or precision of a million or more in `%` or format
 
@@ -318,6 +321,59 @@ _GROWING = {"append", "extend", "insert", "update", "setdefault", "add"}
 _SIZED_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs", "join", "replace", "indent"}
 
 
+# a line of text is wrapped in pieces of about this many characters (see `wordwrap`)
+WRAP_PIECE = 20_000
+
+
+@pass_environment
+def wordwrap(environment, s: str, width: int = 79, break_long_words: bool = True,
+             wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:
+    """Jinja's `wordwrap`, in time linear in the text: textwrap takes time of the
+    square of a word longer than the width (it cuts the word a line at a time), and
+    one call of its regular expression over a long line cannot be stopped by the
+    time limit. A line longer than `WRAP_PIECE` is wrapped a piece at a time, cut at
+    a space (or, in a word that long, at a multiple of the width), each piece
+    beginning with the last line of the one before, not full yet: the lines are
+    Jinja's, and the time limit can stop the work between two pieces."""
+    import textwrap
+    if wrapstring is None:
+        wrapstring = environment.newline_sequence
+    width = max(int(width), 1)
+
+    def wrapped(piece: str) -> list[str]:
+        return textwrap.wrap(piece, width=width, expand_tabs=False, replace_whitespace=False,
+                             break_long_words=break_long_words, break_on_hyphens=break_on_hyphens)
+
+    size = max(WRAP_PIECE, 4 * width)
+    lines: list[str] = []
+    for line in str(s).splitlines():
+        if len(line) <= size:
+            lines.append(wrapstring.join(wrapped(line)))
+            continue
+        out: list[str] = []
+        start, carry = 0, ""        # carry: the last line of a piece, not full yet, begins the next
+        while start < len(line):
+            end = start + size
+            if end < len(line):
+                space = line.rfind(" ", start + width, end)
+                while space > start + width and line[space - 1] == " ":
+                    space -= 1                  # (at the start of a run of spaces: none is lost)
+                if space > start:
+                    end = space
+                elif break_long_words:          # a word of a whole piece: cut where textwrap would
+                    end = start + (size // width) * width
+                else:                           # kept whole, as textwrap keeps it
+                    space = line.find(" ", end)
+                    end = len(line) if space < 0 else space
+            made = wrapped(carry + line[start:end])
+            start = end
+            if start < len(line) and made:
+                carry = made.pop()
+            out.extend(made)
+        lines.append(wrapstring.join(out))
+    return wrapstring.join(lines)
+
+
 class GuardedSandbox(SandboxedEnvironment):
     """Jinja's sandbox, with every operator, call and filter checked against the limits."""
 
@@ -328,6 +384,7 @@ class GuardedSandbox(SandboxedEnvironment):
         kwargs.setdefault("finalize", finalize)
         super().__init__(*args, **kwargs)
         self.globals["namespace"] = _Namespace
+        self.filters["wordwrap"] = wordwrap
         self.guarded_concat = concat
 
     def guard_filters(self) -> None:

@@ -267,19 +267,24 @@ class Builder:
         keyword, title = c[0], c[1]
         length = c[-1] if type(c[-1]) is Duration else None
         rest = c[3:-1] if length is not None else c[3:]
-        kind = rest[-1] if rest and type(rest[-1]) is str else DEFAULT_KIND
+        kind, quarry = rest[-1] if rest and type(rest[-1]) is tuple else (DEFAULT_KIND, ())
         parties = tuple(x for x in rest if type(x) is nodes.Name)
         return self._add(nodes.DramaBegin(self._line_pos(keyword.line, keyword.column), title.text, parties,
-                                          length, kind))
+                                          length, kind, quarry))
 
     def drama_kind(self, c):
-        word = c[-1]
+        """The kind of scene, and the quarry it names: (kind, names)."""
+        quarry = c[-1] if type(c[-1]) is tuple else ()
+        word = c[-2] if quarry else c[-1]
         if str(word) not in KINDS_OF_SCENE:
             raise DramaError("E350", f"there is no kind of scene '{word}'", position=Position(
                 self.file, self.line_map[word.line], word.column, word.end_column),
                 expected="one of " + ", ".join(KINDS_OF_SCENE),
                 hint=did_you_mean(str(word), KINDS_OF_SCENE))
-        return str(word)
+        return str(word), quarry
+
+    def quarry(self, c):
+        return tuple(x for x in c if type(x) is nodes.Name)
 
     def member_lost(self, c):
         party, member = c[0], c[-1]

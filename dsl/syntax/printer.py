@@ -213,7 +213,8 @@ def _time(event: dict) -> n.Statement:
 def _drama(event: dict) -> n.DramaBegin:
     rounds_of = event.get("rounds_of")
     return n.DramaBegin(_AT, event["drama"], tuple(_name(pid) for pid in event["party_ids"]),
-                        _duration(rounds_of) if rounds_of else None, event.get("kind") or DEFAULT_KIND)
+                        _duration(rounds_of) if rounds_of else None, event.get("kind") or DEFAULT_KIND,
+                        tuple(_name(pid) for pid in event.get("quarry") or ()))
 
 
 # ------------------------------------------------------------------ the layout

@@ -235,9 +235,10 @@ class DramaBegin(Statement):
     """`drama "Name" with A, B, C`: a dramatic situation begins; `, rounds of 1 hour`
     gives its own round length (`round`, R13 and point 14), else None: the setting's;
     `, a debate` its kind (fight, chase, debate, race, escape, contest), for the
-    transcript's words only."""
+    transcript's words only; `, a chase after Orm` (or `an escape by Orm`) names
+    the quarry, who runs, for the transcript (E353 where it cannot be one)."""
 
-    words = ("drama", "rounds", "of", "a", "an")
+    words = ("drama", "rounds", "of", "a", "an", "after", "by")
     events = ("drama",)
     handed_over = True
 
@@ -245,6 +246,7 @@ class DramaBegin(Statement):
     parties: tuple[Name, ...]
     round: Duration | None = None
     kind: str = DEFAULT_KIND
+    quarry: tuple[Name, ...] = ()
 
 
 @frozen

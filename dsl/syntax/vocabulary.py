@@ -158,6 +158,7 @@ SHOW_TERMINAL: dict[str, str] = {
     "WITH": "'with'",
     "_HELPED": "'helped by'",
     "_BY": "'by'",
+    "_AFTER": "'after'",
     "COMMA": "','",
     "_GM": "'GM'",
     "ROLLED": "'rolled'",

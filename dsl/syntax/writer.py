@@ -193,6 +193,8 @@ class Writer:
         line = f"drama {quoted(s.name)} with {parties}"
         if s.kind != DEFAULT_KIND:
             line += (", an " if s.kind[:1] in "aeiou" else ", a ") + s.kind
+            if s.quarry:
+                line += (" by " if s.kind == "escape" else " after ") + " & ".join(name_text(q.text) for q in s.quarry)
         if s.round is not None:
             line += ", rounds of " + _duration(s.round)
         return [line]

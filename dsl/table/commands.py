@@ -65,7 +65,7 @@ def dispatch(loop, line: str) -> None:
     found.run(loop, rest.strip())
 
 
-@command("undo", "take back the last entry (any number of times); the journal is rewritten")
+@command("undo", "take back the last entry (any number of times); the journal is cut back")
 def _undo(loop, rest: str) -> None:
     loop.take_back("undo")
 

@@ -151,9 +151,10 @@ class Table:
         """The run's flags and counters now, by name, in the order they were first set."""
         return dict(self._session.interpreter.state.values)
 
-    def text(self) -> str:
-        """The journal's text for the entries accepted now."""
-        return self.header + "".join(e.text + e.marker.text(i + 1) + "\n" for i, e in enumerate(self.entries))
+    def text(self, count: int | None = None) -> str:
+        """The journal's text for the entries accepted now (or for the first `count` of them)."""
+        entries = self.entries if count is None else self.entries[:count]
+        return self.header + "".join(e.text + e.marker.text(i + 1) + "\n" for i, e in enumerate(entries))
 
     def next_statement(self) -> n.Statement | None:
         """The statement the script plays next (None at its end)."""
@@ -244,12 +245,14 @@ class Table:
         return self._accept(list(self.program.read(line, "<table>")), j.Marker("free"), calls)
 
     def undo(self) -> Entry | None:
-        """Drop the last entry: the journal is rewritten atomically, and the table goes back to
-        where it was before the entry (its mark: no replay)."""
+        """Drop the last entry: the journal is cut where it began (`Journal.take_back`), and the table
+        goes back to where it was before the entry (its mark: no replay)."""
         if not self.entries:
             return None
-        entry = self.entries.pop()
-        self.journal.rewrite(self.text())
+        entry = self.entries[-1]
+        self.journal.take_back(entry.text + entry.marker.text(len(self.entries)) + "\n",
+                               lambda: self.text(len(self.entries) - 1))
+        self.entries.pop()
         self.undone.append(entry)
         self._rewind(entry.before)
         return entry

@@ -15,8 +15,10 @@ The parser ignores the comments, so the journal runs with `drama run` as it is.
 An entry is written with one `write` and fsynced before the board is shown;
 on reading, whatever follows the last marker (a line torn by a kill in the
 middle of a write) is reported (W030) and dropped, and nothing before it is
-touched. Undo rewrites the whole journal atomically: a temporary file in the
-same folder, fsync, rename, fsync of the folder.
+touched. Undo cuts the journal where the last entry began (one `ftruncate`,
+fsynced: a kill leaves it whole, before or after); a journal rewritten whole
+(a torn tail dropped, a file changed behind the table's back) goes through a
+temporary file in the same folder, fsync, rename, fsync of the folder.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import DramaError, Position
 
@@ -262,6 +265,29 @@ class Journal:
     def rewrite(self, text: str) -> None:
         """Replace the whole journal atomically: temporary file, fsync, rename, fsync of the folder."""
         write_atomically(self.path, text)
+
+    def take_back(self, tail: str, whole: Callable[[], str]) -> None:
+        """Drop the last entry, whose text is `tail`: the file is cut where the entry began (one
+        `ftruncate`, so a kill leaves the journal whole before or after it) and fsynced, at a cost that
+        does not grow with the night. When the file does not end with that entry (changed behind the
+        table's back), it is rewritten atomically as `whole()` instead (E905 when the disk refuses)."""
+        data = tail.encode("utf-8")
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+            try:
+                size = os.fstat(fd).st_size
+                ends = size >= len(data) and os.pread(fd, len(data), size - len(data)) == data
+                if ends:
+                    os.ftruncate(fd, size - len(data))
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as error:
+            raise DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
+                             position=Position(self.path, 1, 1),
+                             hint="the entry was not taken back; free some space and try again") from None
+        if not ends:
+            self.rewrite(whole())
 
 
 def write_atomically(path: str, text: str) -> None:

@@ -76,6 +76,9 @@ class FullScreen:
         self._board = ANSI("")
         self._prompt = ""
         self._answers: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._changes: list[Callable[[], None]] = []     # posted by the table's loop, not done yet
+        self._scheduled = False
         self.story = Story()
         self.input = guarded_input(sys.stdin)
         self.buffer = Buffer(history=FileHistory(history), completer=completer(words), complete_while_typing=False,
@@ -173,19 +176,28 @@ class FullScreen:
             raise failed[0]
 
     def _post(self, change: Callable[[], None]) -> None:
-        """Do `change` in the application's loop, then redraw (thread-safe)."""
+        """Do `change` in the application's loop, then redraw (thread-safe). The changes posted
+        while the loop is busy are done together, and drawn once."""
         loop = self.app.loop
         if loop is None or loop.is_closed():
             change()
             return
-
-        def apply() -> None:
-            change()
-            self.app.invalidate()
+        with self._lock:
+            self._changes.append(change)
+            if self._scheduled:
+                return
+            self._scheduled = True
         try:
-            loop.call_soon_threadsafe(apply)
+            loop.call_soon_threadsafe(self._apply)
         except RuntimeError:                # the loop has just closed: nothing is drawn any more
+            self._apply()
+
+    def _apply(self) -> None:
+        with self._lock:
+            changes, self._changes, self._scheduled = self._changes, [], False
+        for change in changes:
             change()
+        self.app.invalidate()
 
     def _accept(self, buffer) -> bool:
         """Enter: the line goes to the table's loop, echoed in the story after its prompt."""
