@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .grammar import Form
+from .form import Form
 
 NNBSP = "\u202f"                 # espace fine insécable
 VOWELS = "aeiouyàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ"

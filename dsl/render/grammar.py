@@ -10,25 +10,14 @@ gives no `grammar:` for a language, the language guesses from the name itself
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping
+
+from . import french
+from .form import Form
 
 GENDERS = {"m": "m", "masculine": "m", "f": "f", "feminine": "f", "n": "n", "neuter": "n"}
 NUMBERS = {"singular": "one", "sg": "one", "plural": "other", "pl": "other"}
 PRONOUN_GENDERS = {"she": "f", "he": "m", "it": "n"}
-
-
-@dataclass(frozen=True)
-class Form:
-    """How a mention agrees: its gender (`m`, `f`, `n` or `` unknown) and number
-    (a CLDR plural category: `one` or `other`)."""
-
-    gender: str = ""
-    number: str = "one"
-
-    @property
-    def plural(self) -> bool:
-        return self.number != "one"
 
 
 def parse(text: Any) -> Form | None:
@@ -78,9 +67,8 @@ def english_plural_word(word: str) -> bool:
 def name_form(name: str, lang: str) -> Form | None:
     """What a name's own words say of its gender and number in a language."""
     if lang == "fr":
-        from .french import name_form as french
         # a name left in English (no French name in the cast) keeps its English number
-        return french(name) or english_name(name)
+        return french.name_form(name) or english_name(name)
     if lang == "en":
         return english_name(name)
     return None
@@ -134,16 +122,14 @@ def join(lang: str, before: str, word: str, name: bool) -> tuple[str, str]:
     """The text before an inserted word and the word, as the language joins them
     (French: `de le jury` -> `du jury`, `de Ilse` -> `d'Ilse`)."""
     if lang == "fr":
-        from .french import join as french
-        return french(before, word, name)
+        return french.join(before, word, name)
     return before, word
 
 
 def with_names(lang: str, text: str, names) -> str:
     """The writer's text with names filled in, joined as the language joins them."""
     if lang == "fr":
-        from .french import with_names as french
-        return french(text, names)
+        return french.with_names(text, names)
     return text
 
 
@@ -151,6 +137,5 @@ def finish(lang: str, text: str) -> str:
     """A finished paragraph in the language's typography (French: narrow no-break
     spaces before `: ; ! ?` and inside `« »`, small counts in words)."""
     if lang == "fr":
-        from .french import finish as french
-        return french(text)
+        return french.finish(text)
     return text

@@ -1,0 +1,154 @@
+"""How the transcript tells a dramatic situation's frame: its beginning, the order of action, its rounds, declared holds, quiet stretches and its end (a part of `tell.Teller`)."""
+
+from __future__ import annotations
+
+from ..durations import format_seconds
+from .narrator import Ref, join, sentence
+from .story import Situation
+
+
+class SituationTelling:
+    """The sentences of a situation's frame, for `Teller`."""
+
+    def _quiet_stretches(self, rounds: list[dict]) -> dict[int, tuple]:
+        """Two or more rounds in a row, neither a situation's first nor its last,
+        with nothing new in them: they are told in one summary sentence, at the
+        first exchange of the stretch (step -> (the stretch's rounds, its acts)),
+        and their exchanges are told no more (step -> ())."""
+        story = self.story
+        new_at = {p.step for p in story.points if p.kind in self.NEW}
+        by_drama: dict[str, list[dict]] = {}
+        for r in rounds:
+            by_drama.setdefault(r["drama"], []).append(r)
+        out: dict[int, tuple] = {}
+        for group in by_drama.values():
+            quiet = []
+            for r in group[1:-1]:
+                acts = [story.acts.get(i["step"]) for i in r["entries"] if i["kind"] == "exchange"]
+                acts = [a for a in acts if a is not None and a.told]
+                busy = any(i["kind"] not in ("exchange", "other", "initiative") for i in r["entries"])
+                steps = {c.step for a in acts for c in a.clashes} | {a.step for a in acts}
+                calm = acts and not busy and not (steps & new_at) and not any(
+                    a.declared_hold or a.options or a.defeats for a in acts)
+                quiet.append((r, acts) if calm else None)
+            quiet.append(None)
+            run: list = []
+            for entry in quiet:
+                if entry is not None:
+                    run.append(entry)
+                    continue
+                if len(run) >= 2:
+                    acts = tuple(a for _, a_list in run for a in a_list)
+                    out[acts[0].step] = (tuple(r for r, _ in run), acts)
+                    for a in acts[1:]:
+                        out[a.step] = ()
+                    for r, _ in run:
+                        out[r["step"]] = ()
+                run = []
+        return out
+
+    def summary(self, rounds: tuple, acts: tuple) -> str:
+        """`For three more rounds, Ash and Harrow trade blows; Harrow takes the worst of it.`"""
+        ids: list[str] = []
+        costs: dict[str, int] = {}
+        for act in acts:
+            for pid in act.actors + act.target_ids:
+                if pid not in ids:
+                    ids.append(pid)
+            for c in act.clashes:
+                for pid, amount in c.costs.items():
+                    costs[pid] = costs.get(pid, 0) + amount
+        worst = max(costs.values(), default=0)
+        losers = tuple(p for p in ids if costs.get(p, 0) == worst and worst > 0)
+        count = self.n.book.words.get(f"number_{len(rounds)}", str(len(rounds)))
+        text = self._say("summary", (rounds, acts), "summary", f"{acts[0].step}:summary",
+                         {"all": Ref(tuple(ids)), "N": count})
+        if len(losers) == 1:
+            text += self._word("summary_then") + self._say("summary", (rounds, acts), "summary_worst",
+                                                           f"{acts[0].step}:worst", {"P": Ref(losers)})
+        return sentence(text)
+
+    def _situation(self, step: int) -> Situation | None:
+        return self.story.situation_at(step)
+
+    def _role(self, step: int, ids) -> str:
+        sit = self._situation(step)
+        return sit.role(ids) if sit is not None else ""
+
+    def drama_begins(self, d: dict) -> str:
+        self.n.scene(d)
+        self.n.kind = d.get("scene_kind") or "fight"
+        sit = self._situation(d["step"])
+        ids = tuple(p for p in d["party_ids"] if sit is None or not sit.took_part or p in sit.took_part)
+        out = [self._say("begin", ids, "begin", f"{d['key']}", {"all": Ref(ids), "name": d["name"]})]
+        if self.numbers:
+            rounds = d["event"].get("rounds_of")
+            out[0] += (f" ({d['name']}, {self._word('at')} {format_seconds(d['event'].get('time', 0))}"
+                       + (f", {self._word('in_rounds_of')} {rounds}" if rounds else "") + ")")
+        out = [sentence(out[0])]
+        if sit is not None and sit.quarry and sit.pursuers:
+            pursuers = tuple(p for p in sit.pursuers if p in ids) or sit.pursuers
+            out.append(sentence(self._say("roles", (sit.quarry, pursuers), "roles", f"{d['key']}:roles",
+                                          {"Q": Ref(sit.quarry), "P": Ref(pursuers)})))
+        for pid in ids:
+            members = self.n.standing_members.get(pid) or []
+            if self._cast(pid).get("group") and len(members) > 1 and pid not in self.n.members_told:
+                self.n.members_told.add(pid)
+                out.append(sentence(self._say("members", pid, "members", f"{d['key']}:{pid}",
+                                              {"P": Ref((pid,)), "M": self.n.book.join(members)})))
+        return join(out)
+
+    def _order(self, item: dict) -> tuple[str, ...]:
+        """The order sentence names who really acted first in the situation's first
+        round, then the others in the order they acted: once per situation."""
+        sit = self._situation(item["step"])
+        if sit is None or not sit.order or self._ordered.get(sit.step, item["step"]) != item["step"]:
+            return ()
+        return sit.order
+
+    def initiative(self, item: dict) -> str:
+        order = self._order(item)
+        if not order:
+            return ""
+        sit = self._situation(item["step"])
+        self._ordered[sit.step] = item["step"]
+        text = self._say("order", (sit.step, order), "first", f"{item['key']}",
+                         {"first": Ref((order[0],)), "rest": Ref(tuple(order[1:]))}, alone=len(order) == 1)
+        if self.numbers and item["rolls"]:
+            rolls = ", ".join(f"{r['party']} {'/'.join(map(str, r['results']))}" for r in item["rolls"])
+            text += f" ({self._word('initiative')} {rolls})"
+        return sentence(text)
+
+    def round_begins(self, r: dict) -> str:
+        if self.quiet.get(r["step"]) == ():
+            return ""                 # a quiet stretch: its summary says how long it went on
+        text = self._say("round", r["number"], "round", f"{r['key']}")
+        if self.numbers:
+            text += f" ({self._word('round')} {r['number']}, {self._word('at')} {format_seconds(r['time'])})"
+        self.n.break_()
+        return sentence(text)
+
+    def drama_ends(self, d: dict) -> str:
+        """The script's closing text if it has one (told once, never paraphrased
+        as well), else a closing phrase."""
+        end = d["end"]
+        closing = end.get("text")
+        if closing and not self.numbers:
+            self.n.break_()
+            return sentence(self._note("end_text", end["step"], closing))
+        out = [self._say("end", end["step"], "end", f"{end['key']}", {"name": d["name"]})]
+        if self.numbers:
+            out[0] += (f" ({end['drama']}: {end['rounds']} {self._word('rounds' if end['rounds'] != 1 else 'round')}"
+                       f", {format_seconds(end.get('time', 0))})")
+        out = [sentence(out[0])]
+        if closing:
+            self.n.break_()
+            out.append(sentence(self._note("end_text", end["step"], closing)))
+        return join(out)
+
+    def hold(self, item: dict) -> str:
+        hold = self.story.holds.get(item["step"])
+        if hold is None:
+            return ""
+        return sentence(self._say("hold", hold, "hold", str(item["key"]), {"P": Ref((hold.party,))},
+                                  used=hold.used))
