@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -237,7 +238,7 @@ def template(programs, lang: str | None = None) -> bytes:
 # translations
 
 def catalogue_path(scenario_path: str | os.PathLike, lang: str) -> Path:
-    return Path(os.path.dirname(os.path.abspath(scenario_path))) / FOLDER / f"{lang}.po"
+    return Path(os.path.dirname(os.fspath(scenario_path))) / FOLDER / f"{lang}.po"   # (as the user named the scenario)
 
 
 def languages(scenario_path: str | os.PathLike) -> list[str]:
@@ -246,13 +247,33 @@ def languages(scenario_path: str | os.PathLike) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
 
 
+# a line of a .po file that is not blank or a comment: a keyword and a quoted text, or a
+# quoted text that goes on the one before; the quote closed on the line
+_PO_LINE = re.compile(r'^\s*(?:msg(?:id|id_plural|str|ctxt)(?:\[\d+\])?\s+)?"(?:[^"\\]|\\.)*"\s*$')
+
+
+def _quoted_whole(text: str, path: str) -> None:
+    """E127 at the first line whose quote is not closed, or that is not a .po line at
+    all: Babel's reader takes such a line as it can (dropping the last character of
+    `msgstr "La salle du trône`) without a word."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#") or _PO_LINE.match(line):
+            continue
+        raise DramaError("E127", f"line {number} of the catalogue is not a keyword and a quoted text, "
+                                 "its quote closed on the line", position=Position(path, number, 1),
+                         expected='msgid "...", msgstr "...", msgctxt "..." or a "..." that goes on the line before',
+                         hint="drama strings SCENARIO --lang LANG writes a catalogue that is")
+
+
 def read(path: str | os.PathLike) -> dict[str, str]:
     """A `.po` file's translations by line id (fuzzy and empty ones are missing).
     Raises DramaError E127 for a file Babel cannot read."""
     from babel.messages.pofile import PoFileError, read_po
     try:
         with open(path, "rb") as handle:
-            catalog = read_po(handle, abort_invalid=True)
+            raw = handle.read()
+        _quoted_whole(raw.decode("utf-8"), str(path))
+        catalog = read_po(io.BytesIO(raw), abort_invalid=True)
     except (OSError, PoFileError, UnicodeError, ValueError) as error:
         line = getattr(error, "lineno", None)
         raise DramaError("E127", f"the catalogue cannot be read: {error}",
@@ -542,7 +563,11 @@ def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=N
                                   hint="a name's article gives it for a group (`la garde`); a person needs "
                                        "the cast to say"))
         if lang != SOURCE:
-            t = load(program, lang)
+            try:
+                t = load(program, lang)
+            except DramaError as error:         # a catalogue that cannot be read (E127)
+                out.append(error)
+                continue
             for line in t.lines.values():
                 t.get(line.kind, line.text)
             out.extend(warnings(t, scenario_path))

@@ -197,6 +197,22 @@ def test_a_catalogue_that_cannot_be_read_is_E127(tmp_path):
     assert outcome.code == 1 and "error[E127]" in outcome.stderr and outcome.stdout == ""
 
 
+def test_a_catalogue_with_a_quote_left_open_is_E127_at_its_line_not_a_translation_cut_short(tmp_path):
+    """Babel's reader takes `msgstr "La salle du trône` (no closing quote) as "La salle du
+    trôn" without a word: the catalogue is refused at that line, by check and by run, and
+    named as the user named the scenario."""
+    folder = tmp_path / "ford"
+    shutil.copytree(FORD.parent, folder)
+    po = folder / "locale" / "fr.po"
+    po.write_text(po.read_text() + '\nmsgctxt "x:1"\nmsgid "Throne Hall"\nmsgstr "La salle du trône\n')
+    line = po.read_text().splitlines().index('msgstr "La salle du trône') + 1
+    for command in (("check", folder / "scenario.yaml", "--lang", "fr"),
+                    ("run", folder / "scenario.yaml", "--as", "transcript", "--lang", "fr")):
+        outcome = drama(*command)
+        assert outcome.code == 1, outcome.output
+        assert f"locale/fr.po:{line}:1: error[E127]" in outcome.stderr, outcome.stderr
+
+
 def test_check_warns_about_a_person_without_a_gender_in_french(tmp_path):
     path = make_scenario(tmp_path, 'drama "Trial" with Kara, Bren\nKara fireball -> Bren, rolled 6\n'
                                    'Bren defends, rolled 2\n')
