@@ -60,6 +60,27 @@ class BudgetSpent(Exception):
         self.error = error
 
 
+def quarry(s: n.DramaBegin, ids: list[str], names: Names, sink: Diagnostics) -> list[str]:
+    """The quarry a `drama` line names (`, a chase after Orm`), each a party of the
+    situation, in a chase or an escape (E353: reported, and the situation begins
+    without it, so that nothing after it fails for it)."""
+    found = []
+    for name in s.quarry:
+        pid = names.party(name)
+        if s.kind not in RUNNING_KINDS:
+            sink.report(DramaError(
+                "E353", f"a {s.kind} has no quarry: only a chase or an escape has one who runs",
+                position=name.pos, expected="`, a chase after NAME` or `, an escape by NAME`, or no quarry"))
+            return []
+        if pid not in ids:
+            sink.report(DramaError(
+                "E353", f"the quarry {name.text} is not one of the parties of {s.name}", position=name.pos,
+                expected="one of " + ", ".join(p.text for p in s.parties)))
+            continue
+        found.append(pid)
+    return found
+
+
 class Interpreter(Texts, MakesChoices, SkipsTheFallen, ExchangeLines):
     """Runs scripts on one game table and collects the events.
 
@@ -293,30 +314,10 @@ class Interpreter(Texts, MakesChoices, SkipsTheFallen, ExchangeLines):
     def _narration(self, s: n.Narration) -> None:
         self.events.append(ev.narration(self.line(s), self.fill(s.text, s)))
 
-    def _quarry(self, s: n.DramaBegin, ids: list[str]) -> list[str]:
-        """The quarry a `drama` line names (`, a chase after Orm`), each a party of the
-        situation, in a chase or an escape (E353: reported, and the situation begins
-        without it, so that nothing after it fails for it)."""
-        quarry = []
-        for name in s.quarry:
-            pid = self.names.party(name)
-            if s.kind not in RUNNING_KINDS:
-                self.sink.report(DramaError(
-                    "E353", f"a {s.kind} has no quarry: only a chase or an escape has one who runs",
-                    position=name.pos, expected="`, a chase after NAME` or `, an escape by NAME`, or no quarry"))
-                return []
-            if pid not in ids:
-                self.sink.report(DramaError(
-                    "E353", f"the quarry {name.text} is not one of the parties of {s.name}", position=name.pos,
-                    expected="one of " + ", ".join(p.text for p in s.parties)))
-                continue
-            quarry.append(pid)
-        return quarry
-
     def _drama(self, s: n.DramaBegin) -> None:
         ids = [self.names.party(name) for name in s.parties]
         self.events.append(ev.drama_begun(self.game.begin_drama(s.name, ids, s.round), self.line(s), s.kind,
-                                          self._quarry(s, ids)))
+                                          quarry(s, ids, self.names, self.sink)))
         self.fallen = set()
         self.last = None       # `last exchange` is one of this situation
 
