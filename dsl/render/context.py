@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from ..durations import format_seconds
+from ..scenes import DEFAULT_KIND
+
 
 # line colours of the chart, one per party in cast order (then again)
 PALETTE = ("#c0392b", "#1f77b4", "#d4a017", "#2e8b57", "#8e44ad", "#e67e22", "#16a085", "#7f8c8d")
@@ -240,7 +242,7 @@ class _Builder:
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),
                           party_ids=list(event.get("party_ids") or []), rounds=[], end=None,
-                          scene_kind=event.get("kind") or "fight",
+                          scene_kind=event.get("kind") or DEFAULT_KIND,
                           initiative=None, exchanges=0, defeated=[])
         item["drama"] = item["name"]
         self._add(item)

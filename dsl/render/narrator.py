@@ -14,6 +14,8 @@ from .grammar import join as join_words
 from .phrasebook import PhraseBook, choose_form, slots
 from .verbs import agree as agree_verb
 from .mentions import Mentions, Ref, stable_hash
+from ..scenes import DEFAULT_KIND
+
 
 VOWELS = "aeiouAEIOU"
 
@@ -118,7 +120,7 @@ class Narrator(Mentions):
         self.opened_with_name = False             # the last phrase filled began with a name
         self.phrase_named: set[str] = set()       # who the phrase being filled has named so far
         self.no_members = False                   # the slot being filled comes after a comma
-        self.kind = "fight"
+        self.kind = DEFAULT_KIND
 
     # ------------------------------------------------------------ scenes
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from ..scenes import DEFAULT_KIND, RUNNING_KINDS
+
+
 GM = "GM"
 # the kinds of scene in which someone runs and someone gives chase
-RUNNING = ("chase", "escape")
+RUNNING = RUNNING_KINDS
 
 
 def side_ids(side) -> tuple[str, ...]:
@@ -103,7 +106,7 @@ class Act:
     defeats: tuple[str, ...]
     options: tuple[Option, ...]
     first_of_round: bool
-    kind: str = "fight"
+    kind: str = DEFAULT_KIND
 
     @property
     def told(self) -> bool:
@@ -265,7 +268,7 @@ class _Reader:
     def _on_drama(self, step, event):
         self._end_situation(None, {})
         parties = tuple(event.get("party_ids") or ())
-        self.situation = Situation(step, str(event.get("drama") or ""), str(event.get("kind") or "fight"),
+        self.situation = Situation(step, str(event.get("drama") or ""), str(event.get("kind") or DEFAULT_KIND),
                                    parties)
         named = side_ids(event.get("quarry"))
         if named:
@@ -331,7 +334,7 @@ class _Reader:
             at_fallen=tuple(dict.fromkeys(at_fallen)), gm_target=event.get("gm_target"),
             qualifiers=tuple((q.get("kind", ""), q.get("text", "")) for q in event.get("qualifiers") or []),
             spent=dict(event.get("spent") or {}), declared_hold=declared, clashes=(), defeats=(), options=(),
-            first_of_round=first, kind=sit.kind if sit is not None else "fight")
+            first_of_round=first, kind=sit.kind if sit is not None else DEFAULT_KIND)
         self.clashes, self.defeats, self.options = [], [], []
 
     def _on_exchange(self, step, event):

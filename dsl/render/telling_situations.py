@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..durations import format_seconds
 from .narrator import Ref, join, sentence
 from .story import Situation
+from ..scenes import DEFAULT_KIND
 
 
 class SituationTelling:
@@ -77,7 +78,7 @@ class SituationTelling:
 
     def drama_begins(self, d: dict) -> str:
         self.n.scene(d)
-        self.n.kind = d.get("scene_kind") or "fight"
+        self.n.kind = d.get("scene_kind") or DEFAULT_KIND
         sit = self._situation(d["step"])
         ids = tuple(p for p in d["party_ids"] if sit is None or not sit.took_part or p in sit.took_part)
         out = [self._say("begin", ids, "begin", f"{d['key']}", {"all": Ref(ids), "name": d["name"]})]
