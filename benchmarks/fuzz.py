@@ -20,6 +20,7 @@ JSON to `--json`.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
@@ -59,7 +60,14 @@ def _one(task: tuple[int, int]) -> tuple[int, str, float, str, str]:
     case = generate(seed, index)
     # every tenth case through every function of the API; the others through check and a run
     outcome = run_case(case, _workspace, seconds=_seconds, full=index % 10 == 0)
-    kept = case.to_json() if outcome.kind not in ("ok", "error") else ""
+    kept = ""
+    if outcome.kind not in ("ok", "error"):
+        try:
+            kept = case.to_json()
+        except MemoryError:     # (a case that ran out of memory may leave too little to write it out)
+            del case
+            gc.collect()
+            kept = json.dumps({"origin": f"{seed}:{index}", "regenerate": f"generate({seed}, {index})"}) + "\n"
     return index, outcome.kind, outcome.seconds, outcome.slowest + ": " + outcome.detail, kept
 
 
