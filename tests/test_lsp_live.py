@@ -105,7 +105,9 @@ def test_a_check_runs_in_a_process_of_its_own_that_a_newer_change_stops(adventur
     """The checks do not share the server's interpreter (a completion never waits for one), and
     `interrupt` stops the one under way: its answer is None, and the process checks on."""
     script = os.path.realpath(adventure / "script.drama")
-    long = "\n".join(_script([["round", "Kara strikes -> Goblins, roll", "Goblins defends, roll"]] * 2000)) + "\n"
+    # a check of seconds however fast the machine (a loop run to the dry run's budget, and
+    # 30,000 lines to read): 0.2 s in, it is under way, and the interrupt must stop it
+    long = "\n".join(_script([["repeat 100000 times", "> Kara waits.", "end"], ["> Kara waits."] * 30000])) + "\n"
     worker = Worker("test")
     try:
         worker.submit(check_scenarios, [], {}).result(60)          # (the process started)
