@@ -258,9 +258,12 @@ class Journal:
             finally:
                 os.close(fd)
         except OSError as error:
-            raise DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
-                             position=Position(self.path, 1, 1),
-                             hint="nothing of this entry was accepted; free some space and try again") from None
+            raise self._refused(error, "nothing of this entry was accepted") from None
+
+    def _refused(self, error: OSError, what: str) -> DramaError:
+        """E905: the disk refused a write of the journal; `what` says what became of the entry."""
+        return DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
+                          position=Position(self.path, 1, 1), hint=f"{what}; free some space and try again")
 
     def rewrite(self, text: str) -> None:
         """Replace the whole journal atomically: temporary file, fsync, rename, fsync of the folder."""
@@ -283,9 +286,7 @@ class Journal:
             finally:
                 os.close(fd)
         except OSError as error:
-            raise DramaError("E905", f"cannot write the journal {self.path}: {error.strerror or error}",
-                             position=Position(self.path, 1, 1),
-                             hint="the entry was not taken back; free some space and try again") from None
+            raise self._refused(error, "the entry was not taken back") from None
         if not ends:
             self.rewrite(whole())
 
