@@ -245,3 +245,42 @@ def test_a_name_left_in_english_is_told_as_a_foreign_name_with_a_french_article(
         in checked
     assert "translation of the member 'the widow Penn'" in checked and "'la Widow Penn'" in checked
     assert "translation of the name 'Tamsin Dray, salt-warden'" in checked and "'Tamsin Dray'" in checked
+
+
+@pytest.mark.parametrize("one, more", [
+    ("survient", "surviennent"), ("obtient gain de cause", "obtiennent gain de cause"),
+    ("séduit {target}", "séduisent {target}"), ("poursuit {target}", "poursuivent {target}"),
+    ("atteint le mur", "atteignent le mur"), ("aperçoit {target}", "aperçoivent {target}"),
+    ("décrit un cercle", "décrivent un cercle"), ("accourt", "accourent"), ("conclut", "concluent"),
+    ("brandit son épée", "brandissent son épée"), ("prédit la chute", "prédisent la chute"),
+    ("recule, puis se relève", "reculent, puis se relèvent"), ("tente de fuir mais trébuche",
+                                                               "tentent de fuir mais trébuchent"),
+    ("demande grâce", "demandent grâce"), ("glisse sur les pavés", "glissent sur les pavés"),
+    ("présente ses armes", "présentent ses armes"), ("observe {target}", "observent {target}"),
+    ("laisse tomber", "laissent tomber"), ("s'épuise", "s'épuisent"), ("envoie un signal", "envoient un signal"),
+    ("presse {target} de questions", "pressent {target} de questions"), ("avale sa salive", "avalent sa salive"),
+])
+def test_the_writer_s_verbs_agree_by_family_not_by_a_list(one, more):
+    """Issue 23, French item 3: a third-group family agrees whatever its prefix
+    (`survient`, `séduit`, `aperçoit`), and a first-group verb whose plural ends
+    like a family's (`présentent`, `observent`, `demandent`, `glissent`) is no
+    member of it."""
+    assert agree(one, True) == more and agree(more, False) == one
+
+
+@pytest.mark.parametrize("written, plural, gender, said", [
+    ("est pris au piège", False, "f", "est prise au piège"),
+    ("est pris au piège", True, "f", "sont prises au piège"),
+    ("est enfin rattrapé", False, "f", "est enfin rattrapée"),
+    ("est engloutie", False, "m", "est englouti"),
+    ("se retrouve acculé", True, "f", "se retrouvent acculées"),
+    ("a été surpris", False, "f", "a été surprise"),
+    ("est projeté au sol", True, "m", "sont projetés au sol"),
+    ("reste muet", False, "f", "reste muette"),
+    ("est furieux", True, "f", "sont furieuses"),
+    ("est à bout de souffle", True, "f", "sont à bout de souffle"),
+    ("est pris au piège", False, "", "est pris au piège"),          # a gender nothing gives: as written
+])
+def test_what_follows_a_verb_of_state_agrees_in_gender_and_number(written, plural, gender, said):
+    """`{target} est pris au piège` said of Maud (grammar: feminine) is `est prise`."""
+    assert agree(written, plural, gender) == said
