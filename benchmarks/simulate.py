@@ -2,6 +2,7 @@
 
     python benchmarks/simulate.py [--runs N] [--repeat K] [--scenario PATH]
     python benchmarks/simulate.py --compare [--runs N] [--repeat K]   # against 6fa1b91, in one run
+    python benchmarks/simulate.py --compare --before COMMIT ...        # against another commit
 
 The encounter is `scenarios/skirmish/scenario.yaml`: four parties, initiative,
 then a loop of at most ten rounds (about nine on average) in which every party
@@ -66,8 +67,8 @@ def child(runs: int, scenario: str) -> None:
     print(json.dumps({"wall": runs / wall, "cpu": runs / cpu, "report": digest}))
 
 
-def compare(runs: int, repeat: int) -> None:
-    """--jobs 1 of 6fa1b91 and of this tree, alternating, each in fresh processes."""
+def compare(runs: int, repeat: int, commit: str | None = None) -> None:
+    """--jobs 1 of 6fa1b91 (or `commit`) and of this tree, alternating, each in fresh processes."""
     import contextlib
     import json
     import statistics
@@ -75,9 +76,9 @@ def compare(runs: int, repeat: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from baseline import BASE, base_tree, environment, load_average
     with contextlib.ExitStack() as stack:
-        trees = {"before": stack.enter_context(base_tree()), "after": ROOT}
+        trees = {"before": stack.enter_context(base_tree(commit or BASE)), "after": ROOT}
         print(f"drama simulate --jobs 1, the bundled skirmish, {runs:,} runs, {repeat} rounds alternating; "
-              f"before: {BASE}, after: this tree; {load_average()} at the start")
+              f"before: {commit or BASE}, after: this tree; {load_average()} at the start")
         rows: dict[str, list[dict]] = {name: [] for name in trees}
         for _ in range(repeat):
             for name, tree in trees.items():
@@ -104,13 +105,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "skirmish" / "scenario.yaml"))
     parser.add_argument("--compare", action="store_true", help="--jobs 1 against 6fa1b91, in one run")
+    parser.add_argument("--before", metavar="COMMIT", help="with --compare: against this commit instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.runs, args.scenario)
         return
     if args.compare:
-        compare(args.runs, args.repeat)
+        compare(args.runs, args.repeat, args.before)
         return
     prepared = prepare(args.scenario)
     # the mean number of exchanges of an encounter, from full (not lean) runs

@@ -50,6 +50,7 @@ __all__ = ["Bail", "Plan", "Unsupported", "compile_plan"]
 
 WORDS = 256                 # 32-bit words drawn at a time for the stream of faces
 MAX_DEPTH = 12              # blocks nested deeper: not planned (Python's own limit is 20)
+MAX_LINES = 30_000          # a longer run's source (a long play log, say) is not planned: compiling it would cost more
 _OPS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "==", "!=": "!="}
 
 
@@ -85,6 +86,8 @@ def initiative(faces: bytes, i: int, count: int, bits, draw) -> tuple[bytes, int
     a die each, the tied rolling again, the last tie first): the faces and where
     the stream is after them. Who acts first is not kept: with nobody holding,
     the order of turns changes nothing that a simulation counts."""
+    if i + count <= len(faces) and len(set(faces[i:i + count])) == count:
+        return faces, i + count         # (no tie: one die each)
     keys: list[list[int]] = [[] for _ in range(count)]
     pending = [(list(range(count)), 0)]
     while pending:
@@ -199,6 +202,8 @@ class _Compiler:
         return Plan(source, scope["factory"], self.slots, self.dramas, self.duels, self.ids, maxima, state)
 
     def _emit(self, text: str, depth: int) -> None:
+        if len(self.lines) >= MAX_LINES:
+            raise Unsupported(f"a script too long to plan (more than {MAX_LINES:,} lines of plan)")
         self.lines.append("    " * depth + text)
 
     def _slot(self, slot: Slot) -> int:
