@@ -13,9 +13,10 @@ exchanges an encounter. It prints:
   `dsl.simulate.simulate` (what `drama simulate --jobs J` runs, without the
   command's start-up and the rendering), the best of K repeats of N runs,
   the two alternating; and the scaling, jobs 2 over jobs 1;
-- where one encounter's time goes, on one core: the interpreter and engine
-  (`Prepared.run`), the reduction of its events (`summarise`) and the counting
-  (`Aggregate.add`);
+- where one encounter's time goes, on one core: through the compiled plan
+  (`dsl/simulation_plan.py`, what the runs take); and through the fast path
+  the plan replaced, the interpreter and engine (`Prepared.run`), the
+  reduction of its events (`summarise`) and the counting (`Aggregate.add`);
 - the fixed cost of the second process: a pool of 2 that runs 2 encounters
   (fork, loading the scenario in each worker, sending the counts back).
 
@@ -149,9 +150,17 @@ def main() -> None:
     print(f"scaling, jobs 2 over jobs 1: {one / two:.2f}x; same report with jobs 1 and 2: {same}")
     print(f"jobs 1 in CPU time (less sensitive to other processes): {args.runs / min(cpu):,.0f} encounters/s")
 
-    # where one encounter's time goes (one core)
+    # where one encounter's time goes (one core): the plan, then the fast path's parts
     n = min(args.runs, 1000)
     seeds = [run_seed(1, i) for i in range(n)]
+    plan, why = prepared.plan()
+    if plan is not None:
+        runner = plan.runner(plan.tally())
+        planned = best(lambda: [runner(s) for s in seeds], 3)
+        print(f"\none encounter through the plan (dsl/simulation_plan.py): {1e6 * planned / n:,.1f} µs")
+    else:
+        print(f"\nthe plan is not taken: {why}")
+    prepared._plan = (None, "measuring the fast path")
     logs = []
     gc.disable()                # as run_range does: the logs kept here would make collections slow
     run = best(lambda: logs.__setitem__(slice(None), [prepared.run(s) for s in seeds]), 1)
@@ -166,7 +175,7 @@ def main() -> None:
     gc.enable()
     events = sum(map(len, logs)) / n
     print()
-    print(f"one encounter ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
+    print(f"one encounter through the fast path ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
           f"count {1e6 * add / n:,.0f} µs")
     startup = best(lambda: simulate(prepared, 2, seed=1, jobs=2), args.repeat)
     print(f"a pool of 2 processes running 2 encounters: {1e3 * startup:,.0f} ms")
