@@ -190,7 +190,7 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None, compi
     (what the filters depend on: the phrase book), the templates compiled once are
     kept for the next environment of the same (`_compiled`)."""
     from jinja2 import ChoiceLoader, PrefixLoader, StrictUndefined, select_autoescape
-    from .sandbox import GuardedSandbox
+    from .sandbox import Builtin, GuardedSandbox
     FileSystemLoader = _files_loader()
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]
@@ -207,34 +207,41 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None, compi
                              expected="a template file, or a folder of templates")
     if escape is None:
         escape = fmt in ("html", "md")
-    environment = GuardedSandbox(
+    # an author's template runs in the sandbox, and so does every template beside it;
+    # the built-in ones alone are the program's own code (sandbox.Builtin)
+    kind = GuardedSandbox if template is not None else Builtin
+    environment = kind(
         loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False,
-        bytecode_cache=None if compiled_for is None else _compiled(bool(escape), compiled_for),
+        bytecode_cache=None if compiled_for is None else _compiled(bool(escape), compiled_for, kind),
         autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
                                      default_for_string=escape, default=escape))
     return environment, name
 
 
 _COMPILED: dict = {}
+_KEEP_COMPILED = 8
 
 
-def _compiled(escape: bool, depends_on):
+def _compiled(escape: bool, depends_on, kind: type):
     """The built-in templates compiled so far in this process for environments alike (`key`: whether
     they escape, what their filters depend on), as a Jinja bytecode cache in memory, so that a
     process that renders again and again (`drama lsp`'s preview) compiles each template once. Jinja
     keys a template by its name and file and checks its source's checksum. Each kind of environment
     has its cache: Jinja compiles `"Round"|t` as the text the filter gives then (`Tour` with the
-    French book), and whether to escape. (An entry holds the book, so that no other gets its id.)
-    A template compiled is also kept in the user's cache folder (`_Kept`), for the next process."""
-    key = (escape, id(depends_on))
+    French book), whether to escape, and the kind of environment (the sandbox's or the built-in
+    templates'). (An entry holds the book, so that no other gets its id.) A template compiled is
+    also kept in the user's cache folder (`_Kept`), for the next process."""
+    key = (escape, id(depends_on), kind.__name__)
     if key not in _COMPILED:
+        while len(_COMPILED) >= _KEEP_COMPILED:         # (a phrase file edited in the language server: a new book each time)
+            del _COMPILED[next(iter(_COMPILED))]
         from jinja2 import BytecodeCache
 
         class Memory(BytecodeCache):
             def __init__(self) -> None:
                 self.codes: dict[str, bytes] = {}
-                self.kept = _Kept(escape, depends_on)
+                self.kept = _Kept(escape, depends_on, kind.__name__)
 
             def load_bytecode(self, bucket) -> None:
                 if bucket.key not in self.codes:
@@ -257,15 +264,17 @@ class _Kept:
     `drama run` (issue 28). An entry is Jinja's bytecode of one template (Jinja checks its
     source's checksum and its own and Python's versions when it reads it), named by the
     template and by all that the compiled code may depend on besides the template's text:
-    whether it escapes, the phrase book (its file's size and time) whose filters Jinja may
-    have run at compile time, the versions of Jinja and Babel, and the package's own code (the
-    size and time of each of its modules: an edit of a filter compiles the templates again)."""
+    whether it escapes, the kind of environment, the phrase book (its file's size and time)
+    whose filters Jinja may have run at compile time, the versions of Jinja and Babel, and the
+    package's own code (the size and time of each of its modules: an edited filter compiles
+    the templates again)."""
 
     _FORMAT = 1
 
-    def __init__(self, escape: bool, depends_on) -> None:
+    def __init__(self, escape: bool, depends_on, kind: str) -> None:
         self.escape = escape
         self.depends_on = depends_on
+        self.kind = kind
         self._key: str | None = None
 
     def key(self) -> str:
@@ -277,7 +286,7 @@ class _Kept:
                 found = os.stat(path)
                 book = f"{os.path.abspath(path)} {found.st_size} {found.st_mtime_ns}"
             babel = sys.modules.get("babel")
-            self._key = (f"{self._FORMAT} escape={self.escape} book={book} jinja={jinja2.__version__} "
+            self._key = (f"{self._FORMAT} escape={self.escape} kind={self.kind} book={book} jinja={jinja2.__version__} "
                          f"babel={getattr(babel, '__version__', '')}\n{_package_code()}")
         return self._key
 
