@@ -68,6 +68,11 @@ class Mentions:
                     return "she" if own.gender == "f" else "he"
                 return None
             return key
+        if not p["group"] and self.lang in GENDERED:
+            # a person without pronouns whose gender the cast gives in the language: il or elle
+            own = declared(p.get("grammar"), self.lang)
+            if own is not None and own.gender in ("f", "m") and not own.plural:
+                return "she" if own.gender == "f" else "he"
         return "they" if p["group"] else None
 
     def form(self, value: Any, words: str | None = None, how: str = "name") -> Form:
