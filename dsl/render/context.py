@@ -134,6 +134,7 @@ class _Builder:
         self.rounds: list[dict] = []
         self.exchanges: list[dict] = []
         self.last_item: dict | None = None
+        self.paragraphs: list[tuple[dict, list[str]]] = []   # each narration item and its lines, joined once at the end
 
     # -- where items go
 
@@ -207,6 +208,8 @@ class _Builder:
             elif kind not in ("start", "final"):
                 self._add(self._item("other", step, event))
             self._apply(step, event.get("parties") if kind not in ("start", "final") else None)
+        for item, lines in self.paragraphs:
+            item["text"] = " ".join(lines)
         for round_ in self.rounds:
             self._holds(round_["entries"])
         last = len(self.events) - 1
@@ -243,12 +246,14 @@ class _Builder:
             if not text.strip():
                 last["open"] = False
             else:
-                last["text"] = (last["text"] + " " + text.strip()).strip()
+                self.paragraphs[-1][1].append(text.strip())   # (joined at the end: a long paragraph costs its length, not its square)
                 last.setdefault("steps", [last["step"]]).append(step)
             return
         if not text.strip():
             return
-        self._add(self._item("narration", step, event, text=text.strip(), open=True))
+        item = self._item("narration", step, event, text=text.strip(), open=True)
+        self.paragraphs.append((item, [item["text"]]))
+        self._add(item)
 
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),
