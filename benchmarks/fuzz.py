@@ -8,7 +8,11 @@ goes through every function of the API, every fiftieth through the `drama`
 command too; the others through `dsl.check` and a compiled run. Each worker
 process caps its memory (RLIMIT_AS: its size at start plus `--memory` MB, so
 that a run growing past it is a MemoryError, counted as `memory`) and each case
-has a time limit in CPU time (`--seconds`, counted as `hang`). Every case that ends in a
+has a time limit in CPU time (`--seconds`, counted as `hang`). A worker serves
+250 cases, then a fresh one takes over, and a hang or a memory error is run again
+in a fresh process: one that does not come back there is counted apart, as
+`hang (used worker)` or `memory (used worker)` (a worker grown by earlier
+cases, not the case's own cost). Every case that ends in a
 traceback, a hang, a memory error, a recorded log that does not replay (`replay`), a
 file outside the folders or Python's internals shown (`leak`), a control character
 printed (`control`) or a template over its caps (`over`) is written to `--found` as JSON, ready to
@@ -37,11 +41,12 @@ from fuzz.harness import Workspace, generate, run_case  # noqa: E402
 
 _workspace: Workspace | None = None
 _seconds = 10.0
+_memory = 1024
 
 
 def _start(memory_mb: int, seconds: float) -> None:
-    global _workspace, _seconds
-    _seconds = seconds
+    global _workspace, _seconds, _memory
+    _seconds, _memory = seconds, memory_mb
     try:
         import resource
         with open("/proc/self/statm") as handle:          # (Linux; elsewhere no cap is set)
@@ -60,6 +65,9 @@ def _one(task: tuple[int, int]) -> tuple[int, str, float, str, str]:
     case = generate(seed, index)
     # every tenth case through every function of the API; the others through check and a run
     outcome = run_case(case, _workspace, seconds=_seconds, full=index % 10 == 0)
+    kind = outcome.kind
+    if kind in ("hang", "memory") and _fresh(seed, index) != kind:
+        kind = f"{kind} (used worker)"
     kept = ""
     if outcome.kind not in ("ok", "error"):
         try:
@@ -68,7 +76,15 @@ def _one(task: tuple[int, int]) -> tuple[int, str, float, str, str]:
             del case
             gc.collect()
             kept = json.dumps({"origin": f"{seed}:{index}", "regenerate": f"generate({seed}, {index})"}) + "\n"
-    return index, outcome.kind, outcome.seconds, outcome.slowest + ": " + outcome.detail, kept
+    return index, kind, outcome.seconds, outcome.slowest + ": " + outcome.detail, kept
+
+
+def _fresh(seed: int, index: int) -> str:
+    """The outcome of case `index` run alone, in a new process with the same limits."""
+    import subprocess
+    done = subprocess.run([sys.executable, __file__, "--one", f"{seed}:{index}", "--seconds", str(_seconds),
+                           "--memory", str(_memory)], capture_output=True, text=True)
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "traceback"
 
 
 def main() -> None:
@@ -81,7 +97,13 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=1024, help="MB a worker may grow by")
     parser.add_argument("--found", type=Path, default=Path("fuzz-found"))
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--one", metavar="SEED:INDEX", help="run one case in this process and print its outcome")
     args = parser.parse_args()
+    if args.one:
+        seed, index = (int(part) for part in args.one.split(":"))
+        _start(args.memory, args.seconds)
+        print(run_case(generate(seed, index), _workspace, seconds=args.seconds, full=index % 10 == 0).kind)
+        return
     args.found.mkdir(parents=True, exist_ok=True)
 
     counts: Counter = Counter()
@@ -91,7 +113,7 @@ def main() -> None:
     began = time.perf_counter()
     tasks = [(args.seed, i) for i in range(args.start, args.start + args.cases)]
     with multiprocessing.get_context("fork").Pool(args.jobs, _start, (args.memory, args.seconds),
-                                                  maxtasksperchild=2000) as pool:
+                                                  maxtasksperchild=250) as pool:
         for done, (index, kind, seconds, detail, kept) in enumerate(pool.imap_unordered(_one, tasks, 8), 1):
             counts[kind] += 1
             case_kind = generate(args.seed, index).kind

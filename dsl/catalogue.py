@@ -15,7 +15,7 @@ import hashlib
 import io
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -50,7 +50,7 @@ KINDS = {
     "miss": "the outcome when the move fails; keep {target}",
 }
 # what a warning calls each kind
-SAID = {"end": "end text", "scene": "scene title", "intent": "quoted intent", "clause": "qualifier",
+SAID = {"name": "name", "short": "short name", "member": "member", "end": "end text", "scene": "scene title", "intent": "quoted intent", "clause": "qualifier",
         "dictate": "dictated outcome", "choice": "choice label", "option": "option label",
         "says": "words 'says'", "hit": "words 'hit'", "miss": "words 'miss'"}
 # kinds whose words sit inside a sentence of the phrase book: left out when untranslated
@@ -296,6 +296,9 @@ class Translation:
     lines: dict[str, Line]
     found: bool                    # whether the scenario has a catalogue for the language
     missing: dict[str, Line]
+    # the cast's names that the language tells otherwise when left as written, by line id
+    # (French: `the night watch` is `le Night Watch`, render/grammar.told_name)
+    foreign: dict[str, str] = field(default_factory=dict)
 
     def get(self, kind: str, text: str | None) -> str | None:
         if not text or not text.strip():
@@ -315,7 +318,30 @@ def needs(book) -> bool:
 def load(program, lang: str) -> Translation:
     path = catalogue_path(program.path, lang)
     strings = read(path) if path.is_file() else {}
-    return Translation(lang, strings, {line.id: line for line in lines_of(program)}, path.is_file(), {})
+    return Translation(lang, strings, {line.id: line for line in lines_of(program)}, path.is_file(), {},
+                       _foreign(program, lang))
+
+
+def _foreign(program, lang: str) -> dict[str, str]:
+    """The cast's names, short names and members that the language would tell
+    otherwise than as written, if left untranslated (`le Night Watch`)."""
+    from .render.grammar import told_name
+    out = {}
+    for sheet in program.scenario.cast:
+        if (sheet.names or {}).get(lang):
+            named = []
+        else:
+            named = [("name", sheet.name, sheet)]
+        short = sheet.short
+        if _source(short) and not (isinstance(short, Mapping) and short.get(lang)):
+            named.append(("short", _source(short), sheet))
+        named.extend(("member", member, None) for member in sheet.members or ())
+        for kind, text, whose in named:
+            party = {"grammar": whose.grammar, "pronouns": whose.pronouns} if whose is not None else {}
+            told = told_name(text, party, lang)
+            if told != text:
+                out[line_id(kind, text)] = told
+    return out
 
 
 def translate_program(program, t: Translation):
@@ -507,16 +533,31 @@ def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
     """W041 for each line the transcript needed and had no translation for."""
     path = catalogue_path(scenario_path, t.lang)
     shown = os.path.relpath(path)
+    foreign = [line for line in t.missing.values() if line.kind in NAMES and line.id in t.foreign]
     if not t.found:
         count = sum(line.kind not in NAMES for line in t.missing.values())
-        if not count:
+        if not count and not foreign:
             return []
         lines = "1 of the writer's lines is" if count == 1 else f"{count} of the writer's lines are"
-        return [DramaError("W041", f"there is no catalogue {shown} for '{t.lang}': {lines} told without "
-                           "their words, or as written", position=Position(scenario_path, 1),
+        said = f"{lines} told without their words, or as written" if count else ""
+        if foreign:
+            first = foreign[0]
+            names = "1 name" if len(foreign) == 1 else f"{len(foreign)} names"
+            said += (", and " if said else "") + (f"{names} in English told as foreign names "
+                                                 f"({_quote(first.text)}: {_quote(t.foreign[first.id])})")
+        return [DramaError("W041", f"there is no catalogue {shown} for '{t.lang}': {said}",
+                           position=Position(scenario_path, 1),
                            hint=f"write one: drama strings {scenario_path} --lang {t.lang}")]
     out = []
     for line in t.missing.values():
+        if line.kind in NAMES and line.id in t.foreign:
+            # `à the night watch` is no French: told as a foreign name, `au Night Watch`
+            out.append(DramaError("W041", f"no '{t.lang}' translation of the {SAID.get(line.kind, line.kind)} "
+                                  f"{_quote(line.text)} in {shown}: English words with an article (or an apposition) "
+                                  f"are no French, so it is told as a foreign name, {_quote(t.foreign[line.id])}", position=line.position,
+                                  hint=f"add it to {shown} (msgctxt \"{line.id}\"), or give `names: "
+                                       f"{{{t.lang}: ...}}` in the cast"))
+            continue
         if line.kind in NAMES:
             continue      # a name may stay as written; a move without one is told in the book's own verbs
         what = "told as written" if line.kind not in INSIDE else "left out of the transcript"

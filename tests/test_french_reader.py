@@ -165,3 +165,122 @@ def test_the_choice_names_nobody_in_french():
                             r"Au bord de la rivière, (le choix se porte sur|on choisit)\u202f: [^.]*\.",
                             match.group(0)), match.group(0)
         assert "la Veyne" not in match.group(0)
+
+
+TOLL_CAST = """parties:
+  Tamsin:
+    name: Tamsin Dray, salt-warden
+    pronouns: she/her
+    quintessence: 6
+    traits: {Nerve: 3, Speed: 2}
+  Beast:
+    name: the Toll Beast
+    pronouns: it/its
+    quintessence: 7
+    traits: {Bulk: 3}
+  Keepers:
+    name: the Tollkeepers of the bridge
+    short: the keepers
+    members: [Aud, the widow Penn, the Brisk twins]
+    quintessence: 5
+    traits: {Numbers: 2}
+  Warden:
+    name: the Ember Guard
+    grammar: {fr: feminine}
+    quintessence: 5
+    traits: {Numbers: 2}
+"""
+TOLL_SCRIPT = """drama "Toll" with Tamsin, Beast, Keepers, Warden
+initiative Tamsin 6, Beast 4, Keepers 3, Warden 2
+repeat 2 times
+round
+Tamsin strike -> Beast with Nerve, roll
+Beast defends with Bulk, roll
+Beast strike -> Keepers with Bulk, roll
+Keepers defend with Numbers, roll
+Keepers strike -> Tamsin with Numbers, roll
+Tamsin defends with Speed, roll
+Warden strike -> Keepers with Numbers, roll
+Keepers defend with Numbers, roll
+round
+Tamsin strike -> Keepers with Nerve, roll
+Keepers defend with Numbers, roll
+Beast strike -> Warden with Bulk, roll
+Warden defends with Numbers, roll
+Keepers strike -> Beast with Numbers, roll
+Beast defends with Bulk, roll
+Warden strike -> Beast with Numbers, roll
+Beast defends with Bulk, roll
+end
+end drama
+"""
+
+
+def test_a_name_left_in_english_is_told_as_a_foreign_name_with_a_french_article(tmp_path):
+    """Without a catalogue, `the Toll Beast` is `le Toll Beast` (`au`, `du`), `the
+    keepers` `les Keepers` (`aux`, `des`), `the Ember Guard` with `grammar:
+    feminine` `l'Ember Guard` and `la` nowhere wrong; an English apposition is
+    left out; never an English article inside a French sentence (`à the`).
+    W041 names each such name, with how it is told."""
+    write(tmp_path, "cast.yaml", TOLL_CAST)
+    write(tmp_path, "toll.drama", TOLL_SCRIPT)
+    write(tmp_path, "setting.yaml", "name: Toll\nround: 6 seconds\nrecovery: 1 day\ncalm: 10 rounds\n"
+                                    "full_rest: 2 days\ndice: {sides: 6, high: 6}\nties: random\n")
+    path = write(tmp_path, "scenario.yaml", "title: Toll\nsetting: setting.yaml\ncast: cast.yaml\n"
+                                            "script: toll.drama\n")
+    said = " ".join(flat(transcript(path, "fr", "--seed", str(seed), "--lenient")) for seed in range(6))
+    assert not re.search(r"\b[Tt]he\b(?! [Bb]ridge)", said), said      # `les Tollkeepers of the Bridge` is a name
+    assert "salt-warden" not in said and "Tamsin Dray" in said
+    assert "le Toll Beast" in said.replace("Le Toll", "le Toll") and "les Keepers" in said.replace("Les K", "les K")
+    assert re.search(r"\b(au|du) Toll Beast\b", said) and re.search(r"\b(aux|des) Keepers\b", said)
+    assert "la Widow Penn" in said and "les Brisk Twins" in said
+    assert not re.search(r"\b(à|de) (le|les) (Toll|Keepers|Tollkeepers)\b", said)
+    assert "l'Ember Guard" in said.replace("L'Ember", "l'Ember")
+    run = drama("run", path, "--as", "transcript", "--lang", "fr", "--lenient")
+    assert re.search(r"warning\[W041\]: there is no catalogue .* and 7 names in English told as foreign names "
+                     r"\('Tamsin Dray, salt-warden': 'Tamsin Dray'\)", " ".join(run.stderr.split())), run.stderr
+    drama("strings", path, "--lang", "fr")
+    checked = " ".join(drama("check", path, "--lang", "fr").stderr.split())
+    assert "translation of the short name 'the keepers'" in checked and "told as a foreign name, 'les Keepers'" \
+        in checked
+    assert "translation of the member 'the widow Penn'" in checked and "'la Widow Penn'" in checked
+    assert "translation of the name 'Tamsin Dray, salt-warden'" in checked and "'Tamsin Dray'" in checked
+
+
+@pytest.mark.parametrize("one, more", [
+    ("survient", "surviennent"), ("obtient gain de cause", "obtiennent gain de cause"),
+    ("séduit {target}", "séduisent {target}"), ("poursuit {target}", "poursuivent {target}"),
+    ("atteint le mur", "atteignent le mur"), ("aperçoit {target}", "aperçoivent {target}"),
+    ("décrit un cercle", "décrivent un cercle"), ("accourt", "accourent"), ("conclut", "concluent"),
+    ("brandit son épée", "brandissent son épée"), ("prédit la chute", "prédisent la chute"),
+    ("recule, puis se relève", "reculent, puis se relèvent"), ("tente de fuir mais trébuche",
+                                                               "tentent de fuir mais trébuchent"),
+    ("demande grâce", "demandent grâce"), ("glisse sur les pavés", "glissent sur les pavés"),
+    ("présente ses armes", "présentent ses armes"), ("observe {target}", "observent {target}"),
+    ("laisse tomber", "laissent tomber"), ("s'épuise", "s'épuisent"), ("envoie un signal", "envoient un signal"),
+    ("presse {target} de questions", "pressent {target} de questions"), ("avale sa salive", "avalent sa salive"),
+])
+def test_the_writer_s_verbs_agree_by_family_not_by_a_list(one, more):
+    """Issue 23, French item 3: a third-group family agrees whatever its prefix
+    (`survient`, `séduit`, `aperçoit`), and a first-group verb whose plural ends
+    like a family's (`présentent`, `observent`, `demandent`, `glissent`) is no
+    member of it."""
+    assert agree(one, True) == more and agree(more, False) == one
+
+
+@pytest.mark.parametrize("written, plural, gender, said", [
+    ("est pris au piège", False, "f", "est prise au piège"),
+    ("est pris au piège", True, "f", "sont prises au piège"),
+    ("est enfin rattrapé", False, "f", "est enfin rattrapée"),
+    ("est engloutie", False, "m", "est englouti"),
+    ("se retrouve acculé", True, "f", "se retrouvent acculées"),
+    ("a été surpris", False, "f", "a été surprise"),
+    ("est projeté au sol", True, "m", "sont projetés au sol"),
+    ("reste muet", False, "f", "reste muette"),
+    ("est furieux", True, "f", "sont furieuses"),
+    ("est à bout de souffle", True, "f", "sont à bout de souffle"),
+    ("est pris au piège", False, "", "est pris au piège"),          # a gender nothing gives: as written
+])
+def test_what_follows_a_verb_of_state_agrees_in_gender_and_number(written, plural, gender, said):
+    """`{target} est pris au piège` said of Maud (grammar: feminine) is `est prise`."""
+    assert agree(written, plural, gender) == said

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import dsl
 from conftest import EMBERFALL_CAST, SCENARIOS, drama, make_scenario, printed_errors, write
 from dsl.render import render
+from dsl.render.grammar import told_name
 from dsl.render.narrator import Narrator, Ref, english_bare, english_plural, english_third, ids_of
 from dsl.render.phrasebook import load
 
@@ -349,6 +350,14 @@ def forms(cast: dict, pid: str, book) -> set[str]:
     if sheet.get("members"):
         out.add(book.join(sheet["members"]))
         out |= set(sheet["members"])
+    # a name left in English with its article, told in French as a foreign name (`l'Overlord`)
+    out |= {told_name(f, sheet if f != pid else {}, book.language) for f in list(out) if f}
+    out |= {told_name(m, {}, book.language) for m in sheet.get("members") or ()}
+    if sheet.get("members"):
+        out.add(book.join([told_name(m, {}, book.language) for m in sheet["members"]]))
+    # and contracted after `à` and `de` (`aux Goblins`, `du Night Watch`)
+    out |= {f"{joined} {f.split(' ', 1)[1]}" for f in list(out) for article, joined in
+            (("le", "au"), ("le", "du"), ("les", "aux"), ("les", "des")) if f.startswith(article + " ")}
     pronoun = (sheet.get("pronouns") or ("they/them" if sheet.get("members") else "")).split("/")[0]
     if pronoun:
         out.add(book.pronouns[pronoun][0])

@@ -181,7 +181,7 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None, compi
     (what the filters depend on: the phrase book), the templates compiled once are
     kept for the next environment of the same (`_compiled`)."""
     from jinja2 import ChoiceLoader, PrefixLoader, StrictUndefined, select_autoescape
-    from .sandbox import GuardedSandbox
+    from .sandbox import Builtin, GuardedSandbox
     FileSystemLoader = _files_loader()
     builtin = FileSystemLoader(str(TEMPLATES))
     loaders = [builtin, PrefixLoader({"builtin": builtin})]
@@ -198,27 +198,33 @@ def _environment(fmt: str, as_: str, template, escape: bool | None = None, compi
                              expected="a template file, or a folder of templates")
     if escape is None:
         escape = fmt in ("html", "md")
-    environment = GuardedSandbox(
+    # an author's template runs in the sandbox, and so does every template beside it;
+    # the built-in ones alone are the program's own code (sandbox.Builtin)
+    kind = GuardedSandbox if template is not None else Builtin
+    environment = kind(
         loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False,
-        bytecode_cache=None if compiled_for is None else _compiled(bool(escape), compiled_for),
+        bytecode_cache=None if compiled_for is None else _compiled(bool(escape), compiled_for, kind),
         autoescape=select_autoescape(enabled_extensions=_HTML_NAMES, disabled_extensions=(),
                                      default_for_string=escape, default=escape))
     return environment, name
 
 
 _COMPILED: dict = {}
+_KEEP_COMPILED = 8
 
 
-def _compiled(escape: bool, depends_on):
+def _compiled(escape: bool, depends_on, kind: type):
     """The built-in templates compiled so far in this process for environments alike (`key`: whether
     they escape, what their filters depend on), as a Jinja bytecode cache in memory, so that a
     process that renders again and again (`drama lsp`'s preview) compiles each template once. Jinja
     keys a template by its name and file and checks its source's checksum. Each kind of environment
     has its cache: Jinja compiles `"Round"|t` as the text the filter gives then (`Tour` with the
     French book), and whether to escape. (An entry holds the book, so that no other gets its id.)"""
-    key = (escape, id(depends_on))
+    key = (escape, id(depends_on), kind.__name__)
     if key not in _COMPILED:
+        while len(_COMPILED) >= _KEEP_COMPILED:         # (a phrase file edited in the language server: a new book each time)
+            del _COMPILED[next(iter(_COMPILED))]
         from jinja2 import BytecodeCache
 
         class Memory(BytecodeCache):

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..durations import format_seconds
 from ..scenes import DEFAULT_KIND
+from .grammar import told_name
 
 
 # line colours of the chart, one per party in cast order (then again)
@@ -79,14 +80,24 @@ def localized(value: Any, lang: str) -> Any:
     return value
 
 
+def _short(pid: str, sheet: dict, name: str, lang: str) -> str:
+    """The short name in the language: the cast's for it, else its English one as the language tells it
+    (`the watch`: `le Watch`), else from the name."""
+    short = sheet.get("short")
+    if isinstance(short, dict) and short.get(lang):
+        return short[lang]
+    return told_name(localized(short, lang), sheet, lang) if short else short_name(pid, name)
+
+
 def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: str = "en") -> dict:
-    name = (sheet.get("names") or {}).get(lang) or sheet.get("name") or pid
-    members = list(sheet.get("members") or [])
+    # a name the cast or catalogue gives in the language is as written; one left in English may not be
+    name = (sheet.get("names") or {}).get(lang) or told_name(sheet.get("name") or pid, sheet, lang)
+    members = [told_name(m, {}, lang) for m in sheet.get("members") or []]
     pronouns = sheet.get("pronouns") or ("they/them/their" if members else None)
     words = {move: {key: localized(text, lang) for key, text in (said or {}).items()}
              for move, said in (sheet.get("words") or {}).items()}
     return {
-        "id": pid, "name": name, "short": (short := localized(sheet.get("short"), lang) or short_name(pid, name)),
+        "id": pid, "name": name, "short": (short := _short(pid, sheet, name, lang)),
         "epithet": localized(sheet.get("epithet"), lang) or (_epithet_in(lang, name, short) if not members else None),
         "members": members, "pronouns": pronouns, "plural": bool(members) and bool(pronouns and pronouns.split("/")[0] == "they"),
         "grammar": sheet.get("grammar"), "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
@@ -123,6 +134,7 @@ class _Builder:
         self.rounds: list[dict] = []
         self.exchanges: list[dict] = []
         self.last_item: dict | None = None
+        self.paragraphs: list[tuple[dict, list[str]]] = []   # each narration item and its lines, joined once at the end
 
     # -- where items go
 
@@ -196,6 +208,8 @@ class _Builder:
             elif kind not in ("start", "final"):
                 self._add(self._item("other", step, event))
             self._apply(step, event.get("parties") if kind not in ("start", "final") else None)
+        for item, lines in self.paragraphs:
+            item["text"] = " ".join(lines)
         for round_ in self.rounds:
             self._holds(round_["entries"])
         last = len(self.events) - 1
@@ -232,12 +246,14 @@ class _Builder:
             if not text.strip():
                 last["open"] = False
             else:
-                last["text"] = (last["text"] + " " + text.strip()).strip()
+                self.paragraphs[-1][1].append(text.strip())   # (joined at the end: a long paragraph costs its length, not its square)
                 last.setdefault("steps", [last["step"]]).append(step)
             return
         if not text.strip():
             return
-        self._add(self._item("narration", step, event, text=text.strip(), open=True))
+        item = self._item("narration", step, event, text=text.strip(), open=True)
+        self.paragraphs.append((item, [item["text"]]))
+        self._add(item)
 
     def _on_drama(self, step, event):
         item = self._item("drama", step, event, name=event.get("drama"),

@@ -55,6 +55,35 @@ def name_form(name: str) -> Form | None:
     return None
 
 
+# English words a foreign name keeps in lower case (`les Men of the Hill`)
+ENGLISH_SMALL = {"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
+ENGLISH_ARTICLE = re.compile(r"^the\s+(?=\S)", re.IGNORECASE)
+
+
+def foreign_name(name: str, form: Form) -> str:
+    """A name left in English, told in French as French tells a foreign name
+    that has an article (`le Times`, `les Beatles`): the English article gives way
+    to a French one in the name's gender and number, and the rest is a proper
+    noun (`the night watch` -> `le Night Watch`, `the Ford Wardens` -> `les Ford
+    Wardens`, `the Ember Guard` -> `l'Ember Guard`), so that `à` and `de` contract
+    and elide with it as with any French name (`au Night Watch`, `des Ford
+    Wardens`), never `à the night watch`. An apposition in English is left out
+    (`Wick Alder, the court's scribe` is `Wick Alder`). A name without `the` is
+    as written."""
+    name = name.split(",", 1)[0].strip() or name
+    match = ENGLISH_ARTICLE.match(name)
+    if match is None:
+        return name
+    words = name[match.end():].split(" ")
+    rest = " ".join(w if not w[:1].islower() or (i and w.lower() in ENGLISH_SMALL) else w[:1].upper() + w[1:]
+                    for i, w in enumerate(words))
+    if form.plural:
+        return "les " + rest
+    if rest[:1] in "AEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiou":       # an English h or y is no vowel: `le Harbour Watch`
+        return "l'" + rest
+    return ("la " if form.gender == "f" else "le ") + rest
+
+
 def _last_word(before: str) -> tuple[str, str]:
     """(the text before the last word, the last word) of text ending in a space."""
     match = re.search(r"(^|[\s(«\u202f'’-])(\w+) $", before)

@@ -96,6 +96,30 @@ def party_form(party: Mapping[str, Any], lang: str) -> Form:
 GENDERED = ("fr",)
 
 
+# the English nouns of a woman, for a name left in English that nothing else gives a gender (`la Widow Penn`)
+_ENGLISH_FEMININE = re.compile(
+    r"\b(widow|wom[ae]n|lady|ladies|queen|mother|sisters?|wife|girls?|maid|maiden|nun|aunt|daughter|"
+    r"(?:mistr|duch|princ|count|abb|priest|empr|baron|seamstr|actr|godd|sorcer|huntr|lion|heir|enchantr|"
+    r"govern|host|waitr|shepherd|giant)ess(?:es)?)\b", re.IGNORECASE)
+
+
+def told_name(name: str, party: Mapping[str, Any], lang: str) -> str:
+    """A name as a transcript in the language tells it. French tells a name left
+    in English that has an article (`the night watch`) as a foreign name with a
+    French one (`le Night Watch`): its gender from the cast's `grammar:`, else
+    the pronouns (she/her: `la`), else masculine; plural when the `grammar:` or
+    the English name says so (`les Ford Wardens`)."""
+    if lang != "fr" or not isinstance(name, str):
+        return name
+    own = declared(party.get("grammar"), lang)
+    pronoun = str(party.get("pronouns") or "").split("/")[0]
+    gender = (own.gender if own is not None else "") or PRONOUN_GENDERS.get(pronoun, "") or (
+        "f" if _ENGLISH_FEMININE.search(name.split(",")[0]) else "")
+    head = re.split(r"\s+of\s+", name.split(",")[0])[0]         # `the men of the hill`: men
+    plural = (own is not None and own.plural) or english_name(head) is not None
+    return french.foreign_name(name, Form("f" if gender == "f" else "m", "other" if plural else "one"))
+
+
 def ungendered(parties: list[Mapping[str, Any]], lang: str) -> list[Mapping[str, Any]]:
     """The persons (parties without members) whose name has no gender in a
     gendered language: neither the cast's `grammar:`, nor an article, nor

@@ -305,7 +305,7 @@ class Narrator(Mentions):
             how = forms_used.get(value.agree)
             form = self.form(roles[value.agree], (words_used or {}).get(value.agree),
                              how if how in ("pronoun", "members") else "name")
-            text = agree_verb(text, form.plural)
+            text = agree_verb(text, form.plural, form.gender)
         if text.startswith("{target}") and "T" in roles:
             target = roles["T"]
             head = self.mention(target, None, at_start, key + ":T")
@@ -316,7 +316,7 @@ class Narrator(Mentions):
             elif self.lang in GENDERED and rest.startswith(" ") and isinstance(target, Ref):
                 how = self.last_form.get(target.ids)
                 form = self.form(target, head, how if how in ("pronoun", "members") else "name")
-                rest = agree_verb(rest, form.plural)
+                rest = agree_verb(rest, form.plural, form.gender)
             text = head + rest
         if "{target}" in text:
             target = roles.get("T")

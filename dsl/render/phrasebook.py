@@ -126,19 +126,56 @@ def _cached(resolved: str, mtime: int, path: str) -> PhraseBook:
     return _CACHE[key]
 
 
-def _read(path: str) -> PhraseBook:
+def _yaml(path: str, raw: str):
+    """The data of a phrase book's YAML text. Raises DramaError (E124) for text that is not YAML."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeError) as error:
-        raise DramaError("E124", f"cannot read the phrase book {path}: {error}") from None
-    try:
-        data = YAML(typ="safe", pure=True).load(raw)
+        return YAML(typ="safe", pure=True).load(raw)
     except YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise DramaError("E124", f"the phrase book is not YAML: {getattr(error, 'problem', error)}",
                          position=Position(path, mark.line + 1, mark.column + 1) if mark else Position(path, 1))
+
+
+# the shape of a phrase book's entry in the user's cache (`_bundled_data`)
+_CACHED_FORMAT = 1
+
+
+def _bundled_data(path: str, raw: str):
+    """The data of a bundled phrase book: ruamel.yaml's pure-Python reading of the
+    YAML takes about as long as the rest of a `drama run` of a short scenario, so
+    the data read is kept in the user's cache folder (dsl/user_cache.py), with the
+    text it was read from, and used while the book's text is that (issue 28; the
+    test of the cache is in tests/test_startup.py)."""
+    import marshal
+    import zlib
+    from .. import user_cache
+    folder = user_cache.folder()
+    if folder is None:
+        return _yaml(path, raw)
+    entry = folder / f"phrases-{Path(path).stem}-{zlib.crc32(raw.encode('utf-8')):08x}.marshal"
+    try:
+        kept = marshal.loads(entry.read_bytes())
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (_CACHED_FORMAT, raw):
+            return kept[2]
+    except (OSError, EOFError, ValueError, TypeError):
+        pass                            # not cached yet, or unreadable: read again
+    data = _yaml(path, raw)
+    try:
+        user_cache.write(entry, marshal.dumps((_CACHED_FORMAT, raw, data)))
+    except ValueError:                  # pragma: no cover - a value marshal cannot keep: not cached
+        pass
+    return data
+
+
+def _read(path: str) -> PhraseBook:
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as error:
+        raise DramaError("E124", f"cannot read the phrase book {path}: {error}") from None
+    bundled = Path(path).resolve().parent == PHRASES
+    data = _bundled_data(path, raw) if bundled else _yaml(path, raw)
     def bad(message: str, key: str | None = None, **kwargs) -> DramaError:
         return DramaError("E124", message, position=Position(path, _line_of(raw, key)), **kwargs)
     if not isinstance(data, dict):

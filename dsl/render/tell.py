@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .grammar import finish
+from .grammar import finish, told_name
 from .narrator import Narrator, Ref, join, sentence
 from .story import Story
 from .telling_exchanges import ExchangeTelling
@@ -207,7 +207,7 @@ class Teller(SituationTelling, ExchangeTelling):
 
     def member_lost(self, item: dict) -> str:
         pid = item["party"]
-        member = item.get("member") or ""
+        member = told_name(item.get("member") or "", {}, self.n.lang)      # as the cast's members are told
         members = self.n.standing_members.get(pid)
         if members is not None and member in members:
             members.remove(member)

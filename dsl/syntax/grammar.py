@@ -1,26 +1,37 @@
-"""The Lark set-up: the grammar file (a package resource), Lark's cache of it, and a reader per parse."""
+"""The Lark set-up: the grammar file (a package resource), the parser Lark generates from it (cached), and a reader per parse."""
 
 # The grammar is found one way: as the resource `drama.lark` of the package
 # `dsl.grammar`. In the wheel that package is the top-level grammar/ folder
 # (pyproject.toml maps `dsl.grammar` to it); in the source tree (and so in an
 # editable install) dsl/grammar is a symbolic link to ../grammar, which makes
 # the same lookup work.
+#
+# The parser is Lark's stand-alone parser of the grammar (`lark.tools.standalone`:
+# Lark's LALR parser and contextual lexer as one module, with the grammar's
+# analysed tables as data), generated from grammar/drama.lark the first time it
+# is needed and kept, compiled, in the user's cache folder (dsl/user_cache.py),
+# under a name made from the grammar's text; the entry holds that text, and is
+# used only while it is the grammar's (tests/test_startup.py checks that it is
+# what Lark generates from the grammar now). A start then imports neither Lark's
+# grammar compiler nor what it needs (`logging`'s users aside: `tempfile`,
+# `pickle`, `hashlib`, `interegular`), nor reads Lark's cache of its analysis:
+# issue 28, docs/performance.md. Everything else about parsing is Lark's: the
+# exceptions a parse raises are the generated module's classes, given here
+# (`LarkError`, `UnexpectedInput`, `UnexpectedToken`, `UnexpectedCharacters`).
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.resources
+import marshal
 import os
+import sys
 import threading
-from importlib.resources.abc import Traversable
+import zlib
 from pathlib import Path
 from typing import Callable
 
-from lark import Lark, Tree
-from lark.parse_tree_builder import ParseTreeBuilder
-
-__all__ = ["GRAMMAR_NAME", "grammar_path", "grammar_text", "get_lark", "reader"]
+__all__ = ["GRAMMAR_NAME", "grammar_path", "grammar_text", "get_lark", "reader", "standalone", "generate",
+           "LarkError", "UnexpectedInput", "UnexpectedToken", "UnexpectedCharacters"]
 
 GRAMMAR_NAME = "drama.lark"
 _OPTIONS = dict(
@@ -28,65 +39,145 @@ _OPTIONS = dict(
     lexer="contextual",
     # Not strict: Lark's strict mode checks the grammar's terminals for regex
     # collisions with `interegular`, once per grammar, so that check belongs to
-    # the test suite (tests/test_parser.py), not to every start of the command;
-    # `interegular` is a test dependency only, and without it installed Lark's
-    # lexer does not import it (about 17 ms of every start).
+    # the test suite (tests/test_parser.py), not to every start of the command.
     strict=False,
     maybe_placeholders=False,
     propagate_positions=False,
 )
+# the shape of a cached parser (what `_load` reads); a new one is generated when it changes
+_FORMAT = 3
+# the name the generated parser is imported as
+MODULE = "dsl.syntax.lark_parser"
+# the exceptions of a parse, from the generated parser
+_EXCEPTIONS = ("LarkError", "UnexpectedInput", "UnexpectedToken", "UnexpectedCharacters")
 
 _build_lock = threading.Lock()
-_built: tuple[Lark, ParseTreeBuilder] | None = None
+_built: tuple | None = None          # (the generated module, its Lark, its ParseTreeBuilder)
 
 
-def grammar_path() -> Traversable:
+def grammar_path():
     """The grammar file, a resource of the package `dsl.grammar`."""
+    import importlib.resources
     return importlib.resources.files("dsl.grammar") / GRAMMAR_NAME
 
 
 @functools.cache
 def grammar_text() -> str:
     """The text of the grammar (read once)."""
-    return grammar_path().read_text(encoding="utf-8")
+    # the package's folder, as importlib.resources finds it for a package on disk
+    # (without importing importlib.resources and zipfile at every start)
+    on_disk = Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_NAME
+    if on_disk.is_file():
+        return on_disk.read_text(encoding="utf-8")
+    return grammar_path().read_text(encoding="utf-8")        # pragma: no cover - a zipped package
 
 
-def _cache_file(grammar: str) -> str | None:
-    """A file in the user's cache folder for Lark's analysis of the grammar, or None."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "drama"
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
+def generate(grammar: str) -> str:
+    """The source of Lark's stand-alone parser of `grammar` (Lark is imported: slow, done once).
+    (Lark numbers the states and symbols of its tables in the order of its sets, which
+    is not the same in every process: two sources may differ by that numbering alone.)"""
+    import io
+    from lark import Lark
+    from lark.tools.standalone import gen_standalone
+    out = io.StringIO()
+    gen_standalone(Lark(grammar, cache=False, **_OPTIONS), out=out)
+    # (what only a compressed stand-alone parser reads its tables with: not imported at every start)
+    return out.getvalue().replace("\nimport pickle, zlib, base64\n", "\n", 1)
+
+
+def _lark_installed() -> str:
+    """Which Lark is installed (its package file's size and time), without importing it: a
+    parser generated by another version of Lark is generated again."""
+    import importlib.util
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            return None
-    except OSError:
+        spec = importlib.util.find_spec("lark")
+        found = os.stat(spec.origin)
+    except (ImportError, AttributeError, TypeError, OSError):      # pragma: no cover - no Lark: the cache only
+        return "no lark"
+    return f"{found.st_size} {found.st_mtime_ns}"
+
+
+def _entry(grammar: str) -> Path | None:
+    """Where the parser of `grammar` is cached, for this Python, or None (no cache folder)."""
+    from .. import user_cache
+    folder = user_cache.folder()
+    if folder is None:
         return None
-    return str(folder / f"grammar-{digest}.lark-cache")
+    digest = zlib.crc32(f"{_FORMAT} {_OPTIONS} {_lark_installed()}\n{grammar}".encode("utf-8"))
+    return folder / f"parser-{digest:08x}.{sys.implementation.cache_tag}.marshal"
 
 
-def _build() -> tuple[Lark, ParseTreeBuilder]:
+def _load(grammar: str):
+    """The generated parser's code object, from the cache or generated (and cached)."""
+    import importlib.util
+    entry = _entry(grammar)
+    expected = (_FORMAT, importlib.util.MAGIC_NUMBER, grammar)
+    if entry is not None:
+        try:
+            kept = marshal.loads(entry.read_bytes())
+            if isinstance(kept, tuple) and len(kept) == 5 and kept[:3] == expected:
+                return kept[4]
+        except (OSError, EOFError, ValueError, TypeError):
+            pass                      # no entry yet, or an unreadable one: made again
+    source = generate(grammar)
+    code = compile(source, f"<{MODULE}: Lark's stand-alone parser of {GRAMMAR_NAME}>", "exec")
+    if entry is not None:
+        from .. import user_cache
+        user_cache.write(entry, marshal.dumps((*expected, source, code)))
+    return code
+
+
+def cached_source() -> str | None:
+    """The source of the parser in the cache, or None: what tests/test_startup.py compares with `generate`."""
+    import importlib.util
+    grammar = grammar_text()
+    entry = _entry(grammar)
+    if entry is None or not entry.is_file():
+        return None
+    kept = marshal.loads(entry.read_bytes())
+    return kept[3] if kept[:3] == (_FORMAT, importlib.util.MAGIC_NUMBER, grammar) else None
+
+
+_module = None
+
+
+def standalone():
+    """The generated parser's module (its `Lark`, `Tree`, `Token` and exceptions), imported once."""
+    global _module
+    if _module is None:
+        with _build_lock:
+            if _module is None:
+                module = type(sys)(MODULE, "Lark's stand-alone parser of the grammar (dsl/syntax/grammar.py)")
+                sys.modules[MODULE] = module        # (dataclasses look a class's module up)
+                exec(_load(grammar_text()), module.__dict__)
+                _module = module
+    return _module
+
+
+def _build() -> tuple:
     global _built
     if _built is None:
+        module = standalone()
         with _build_lock:
             if _built is None:
-                grammar = grammar_text()
-                cache = _cache_file(grammar)
-                try:
-                    lark = Lark(grammar, cache=cache or False, **_OPTIONS)
-                except (OSError, EOFError):  # an unreadable cache file
-                    lark = Lark(grammar, cache=False, **_OPTIONS)
+                lark = module.Lark_StandAlone()
                 # what turns a transformer into the callbacks of the rules, as
                 # Lark does for a transformer given to it
-                builder = ParseTreeBuilder(lark.rules, Tree, _OPTIONS["propagate_positions"], False,
-                                           _OPTIONS["maybe_placeholders"])
+                builder = module.ParseTreeBuilder(lark.rules, module.Tree, _OPTIONS["propagate_positions"], False,
+                                                  _OPTIONS["maybe_placeholders"])
                 _built = (lark, builder)
     return _built
 
 
-def get_lark() -> Lark:
-    """The Lark parser of the grammar (built once, from Lark's cache file when it can)."""
+def get_lark():
+    """The Lark parser of the grammar (the stand-alone one, built once)."""
     return _build()[0]
+
+
+def __getattr__(name: str):
+    if name in _EXCEPTIONS:
+        return getattr(standalone(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def reader(transformer) -> Callable[[str], object]:

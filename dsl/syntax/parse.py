@@ -5,15 +5,13 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from lark.exceptions import LarkError, UnexpectedInput
-
 from ..errors import Diagnostics, DramaError, Position
 from ..limits import MAX_LINE, MAX_SCRIPT
 from ..collector import paused_collector
 from . import nodes
 from .blocks import nest
 from .builder import Builder
-from .grammar import reader
+from .grammar import LarkError, UnexpectedInput, reader
 from .syntax_errors import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
 
 __all__ = ["parse", "MAX_ERRORS", "normalise", "Reading"]

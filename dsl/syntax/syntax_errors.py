@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+from .grammar import LarkError, UnexpectedInput, UnexpectedToken
 
 from ..errors import DramaError, Position, did_you_mean
 from .vocabulary import KEYWORD_WORDS, SHOW_TERMINAL, STATEMENT_WORDS, VERBS

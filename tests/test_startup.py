@@ -1,0 +1,202 @@
+"""The start-up of `drama` (issue 28): what is kept in the user's cache folder is what
+its source gives now, and the commands' start-up path imports nothing it must not.
+
+No timing here (that is benchmarks/startup.py): each test fails if a cached
+parser or phrase book could differ from its source, or if a command starts by
+importing a library that only another command needs."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dsl.render import phrasebook
+from dsl.syntax import grammar
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIRMISH = ROOT / "scenarios" / "skirmish" / "scenario.yaml"
+
+
+def drama(*args, cache: Path, code: str | None = None) -> subprocess.CompletedProcess:
+    """`python -m dsl ARGS` (or `python -c CODE ARGS`) in a fresh process whose cache folder is `cache`."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "dsl", *args]
+    return subprocess.run(command, capture_output=True, text=True, encoding="utf-8", env=env, timeout=120)
+
+
+# ---------------------------------------------------------------------------
+# the parser: Lark's stand-alone parser of grammar/drama.lark, generated once
+
+
+def _tables(lark) -> tuple:
+    """A parser's analysis, its states numbered in the order they are reached from the start
+    (Lark's numbering follows the order of its sets, which differs from process to process),
+    its symbols by name and its rules by what they are."""
+    table = lark.parser.parser.parser.parse_table
+
+    def rule(r):
+        o = r.options
+        return (r.origin.name, tuple(s.name for s in r.expansion), r.order, r.alias,
+                (o.keep_all_tokens, o.expand1, o.priority, o.template_source, tuple(o.empty_indices)))
+    number: dict = {}
+    queue: list = []
+
+    def reach(state) -> int:
+        if state not in number:
+            number[state] = len(number)
+            queue.append(state)
+        return number[state]
+    starts = {name: reach(state) for name, state in table.start_states.items()}
+    rows = []
+    for state in queue:                       # (grows as new states are reached)
+        row = []
+        for token in sorted(table.states[state]):
+            _, target = table.states[state][token]
+            row.append((token, "shift", reach(target)) if isinstance(target, int) else (token, "reduce", rule(target)))
+        rows.append(row)
+    assert len(number) == len(table.states)   # every state is reached
+    ends = {name: number[state] for name, state in table.end_states.items()}
+    terminals = sorted((t.name, t.pattern.type, t.pattern.value, tuple(t.pattern.flags), t.priority)
+                       for t in lark.terminals)
+    return starts, rows, ends, terminals, sorted(lark.lexer_conf.ignore), sorted(map(rule, lark.rules))
+
+
+def _module_of(code):
+    """The module of a cached parser's code, executed apart from the one the parser uses."""
+    name = "stand_alone_under_test"
+    module = type(sys)(name)
+    sys.modules[name] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+def test_the_cached_parser_is_what_lark_generates_from_the_grammar_now(tmp_path):
+    """The parser `drama` keeps is Lark's stand-alone parser of grammar/drama.lark: the same
+    code as the generator writes now, and the same tables as Lark makes of the grammar."""
+    from lark import Lark
+    first = drama("check", str(SKIRMISH), cache=tmp_path)
+    assert first.returncode == 0, first.stderr
+    entries = list((tmp_path / "drama").glob("parser-*.marshal"))
+    assert len(entries) == 1
+    kept = marshal.loads(entries[0].read_bytes())
+    text = (ROOT / "grammar" / "drama.lark").read_text(encoding="utf-8")
+    assert kept[2] == grammar.grammar_text() == text
+    source = kept[3]
+    assert source.split("\nDATA = (")[0] == grammar.generate(text).split("\nDATA = (")[0]
+    assert "Lark_StandAlone" in source and "import pickle" not in source
+    assert kept[4] == compile(source, kept[4].co_filename, "exec")
+    assert _tables(_module_of(kept[4]).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
+    # a second start reads the entry (it is not made again) and checks the same
+    before = entries[0].stat().st_mtime_ns
+    again = drama("check", str(SKIRMISH), cache=tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (0, first.stdout, first.stderr)
+    assert entries[0].stat().st_mtime_ns == before
+
+
+def test_a_cached_parser_of_another_grammar_is_never_used(tmp_path):
+    """An entry that holds another grammar's parser (under this grammar's name) is made again."""
+    drama("check", str(SKIRMISH), cache=tmp_path)
+    entry, = (tmp_path / "drama").glob("parser-*.marshal")
+    kept = marshal.loads(entry.read_bytes())
+    other = kept[2].replace("scene", "scena")
+    entry.write_bytes(marshal.dumps((kept[0], kept[1], other, "raise SystemExit(3)",
+                                     compile("raise SystemExit(3)", "x", "exec"))))
+    done = drama("check", str(SKIRMISH), cache=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert marshal.loads(entry.read_bytes())[2] == kept[2]
+
+
+def test_without_a_cache_folder_the_parser_is_generated_each_time(tmp_path):
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a folder")
+    done = drama("check", str(SKIRMISH), cache=unwritable)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(": ok")
+
+
+def test_the_parse_errors_are_the_parsers_own_classes():
+    """A syntax error comes out as Lark's stand-alone classes, which parse.py catches (an E001, not a traceback)."""
+    from dsl.errors import DramaError
+    from dsl.syntax import parse
+    with pytest.raises(DramaError) as caught:
+        parse("Kara -> -> Orm\n", "bad.drama")
+    assert caught.value.code == "E001"
+    assert issubclass(grammar.UnexpectedToken, grammar.UnexpectedInput)
+    assert grammar.UnexpectedInput.__module__ == grammar.MODULE
+
+
+# ---------------------------------------------------------------------------
+# the bundled phrase books, read from the cache while their text is the same
+
+
+def _told(lang: str, cache: Path) -> str:
+    done = drama("run", str(SKIRMISH), "--as", "transcript", "--lang", lang, cache=cache)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("lang", phrasebook.available())
+def test_a_bundled_phrase_book_from_the_cache_tells_what_its_yaml_says(lang, tmp_path):
+    from ruamel.yaml import YAML
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a folder")
+    without = _told(lang, unwritable)                 # every book read from its YAML
+    first = _told(lang, tmp_path)                     # read from the YAML, and kept
+    raw = (phrasebook.PHRASES / f"{lang}.yaml").read_text(encoding="utf-8")
+    entry, = (tmp_path / "drama").glob(f"phrases-{lang}-*.marshal")
+    kept = marshal.loads(entry.read_bytes())
+    assert kept[1] == raw and kept[2] == YAML(typ="safe", pure=True).load(raw)
+    assert _told(lang, tmp_path) == first == without  # read from the cache: the same bytes
+
+
+def test_a_bundled_phrase_book_is_read_again_when_its_text_changes(tmp_path):
+    """An entry is used only for the very text it was read from: a book whose text
+    is not the entry's (under the same name) is read from its YAML."""
+    first = _told("en", tmp_path)
+    entry, = (tmp_path / "drama").glob("phrases-en-*.marshal")
+    kept = marshal.loads(entry.read_bytes())
+    stale = dict(kept[2], phrases={outcome: "Stale." for outcome in kept[2]["phrases"]})
+    entry.write_bytes(marshal.dumps((kept[0], kept[1] + "# edited\n", stale)))
+    assert _told("en", tmp_path) == first
+    assert marshal.loads(entry.read_bytes())[1] == kept[1]        # made again from the YAML
+
+
+# ---------------------------------------------------------------------------
+# what the start-up path imports
+
+REPORT = ("import sys, atexit\n"
+          "atexit.register(lambda: print(sorted(sys.modules), file=sys.stderr))\n"
+          "from dsl.cli import main\nmain(sys.argv[1:])\n")
+# what no start of these commands needs: the table, the language server, the cluster, the
+# parser generator (Lark itself: the stand-alone parser is its own module)
+NEVER = {"lark", "interegular", "prompt_toolkit", "rich", "pygls", "lsprotocol", "starlette", "uvicorn", "segno",
+         "dask", "distributed", "numpy"}
+
+
+def _imported(args, cache: Path) -> set[str]:
+    """The modules a command has imported when it ends, and their top-level packages."""
+    done = drama(*args, cache=cache, code=REPORT)
+    assert done.returncode == 0, done.stderr
+    names = set(eval(done.stderr.strip().splitlines()[-1]))     # noqa: S307 - our own printed list
+    return names | {name.split(".")[0] for name in names}
+
+
+@pytest.mark.parametrize("args", [["--version"], ["check", str(SKIRMISH)], ["run", str(SKIRMISH)]],
+                         ids=["version", "check", "run"])
+def test_the_start_up_path_imports_no_library_it_does_not_use(args, tmp_path):
+    drama(*args, cache=tmp_path)                 # (the cache made: the parser generated once)
+    imported = _imported(args, tmp_path)
+    assert not imported & NEVER, imported & NEVER
+    if args[0] != "run":
+        assert "jinja2" not in imported          # only what renders needs Jinja
+    if args[0] == "--version":
+        assert not imported & {"ruamel", "babel", "dsl.syntax"}
