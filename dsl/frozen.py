@@ -39,11 +39,20 @@ def frozen(cls=None, *, eq: bool = True):
 
 def _make(cls, eq: bool):
     own = dict(cls.__dict__)
+    # A class without a docstring is given its signature as one, as a dataclass is; without
+    # `__init__` yet, `dataclasses` would read object's instead, through `tokenize` (whose
+    # patterns the first such class compiles: milliseconds of every start, issue 28).
+    undocumented = not cls.__doc__
+    if undocumented:
+        cls.__doc__ = cls.__name__
     # the fields and the bookkeeping, no method written (nothing compiled)
     cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False)
     fields = dataclasses.fields(cls)
     if "__init__" not in own:
         cls.__init__ = _init(cls, fields)
+    if undocumented:
+        import inspect
+        cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
     if "__repr__" not in own:
         cls.__repr__ = _repr(cls, fields)
     if eq and "__eq__" not in own:
@@ -68,7 +77,8 @@ def _named(cls, method, name: str):
 
 def _init(cls, fields):
     """The one method compiled: `__init__(self, a, b=_default_b, ...)` storing each field."""
-    namespace: dict = {"_MISSING": _MISSING}
+    # (a field with a factory defaults to the marker a dataclass's `__init__` shows as `<factory>`)
+    namespace: dict = {"_MISSING": _MISSING, "_FACTORY": dataclasses._HAS_DEFAULT_FACTORY}
     params, body = [], []
     for f in fields:
         if f._field_type is not dataclasses._FIELD:        # pragma: no cover - an InitVar
@@ -81,8 +91,8 @@ def _init(cls, fields):
             if f.default is not _MISSING:
                 params.append(f"{f.name}=_default_{f.name}")
             elif f.default_factory is not _MISSING:
-                params.append(f"{f.name}=_MISSING")
-                body.append(f"    if {f.name} is _MISSING: {f.name} = _factory_{f.name}()")
+                params.append(f"{f.name}=_FACTORY")
+                body.append(f"    if {f.name} is _FACTORY: {f.name} = _factory_{f.name}()")
             else:
                 params.append(f.name)
             body.append(f"    __frozen_dict__[{f.name!r}] = {f.name}")
@@ -96,7 +106,9 @@ def _init(cls, fields):
     source = (f"def __init__(__frozen_self__, {', '.join(params)}):\n    __frozen_dict__ = __frozen_self__.__dict__\n"
               + "\n".join(body) + "\n")
     exec(source, namespace)
-    return _named(cls, namespace["__init__"], "__init__")
+    init = namespace["__init__"]
+    init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}     # as a dataclass's
+    return _named(cls, init, "__init__")
 
 
 def _key(names):

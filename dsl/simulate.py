@@ -34,6 +34,7 @@ from .messages import shown
 from .simulation_report import (CONFIDENCE, FORMATS, REPORT_VERSION, Z, distribution, proportion, render, report,
                                 to_json, wilson)
 from .collector import paused_collector
+from .simulation_plan import Bail
 
 MAX_CHUNK = 250             # the most runs a worker does before reporting back
 
@@ -60,6 +61,26 @@ class Prepared:
     casts: tuple[str, ...] = ()
     roles: tuple[tuple[str, str], ...] = ()
     choices: tuple[tuple[str, str], ...] = ()      # --choose: fixed for every run
+    # (the compiled plan, or None and why not: made on first use, in each process)
+    _plan: tuple | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_plan"] = None           # (a compiled function: each process compiles its own)
+        return state
+
+    def plan(self):
+        """(the scenario's compiled plan, None), or (None, why it has none): see
+        `dsl/simulation_plan.py`."""
+        if self._plan is None:
+            from .simulation_plan import Unsupported, compile_plan
+            program = self.program
+            try:
+                self._plan = (compile_plan(program.script, program.names, program.scenario.setting,
+                                           program.scenario.state), None)
+            except Unsupported as why:
+                self._plan = (None, str(why))
+        return self._plan
 
     @property
     def script(self):
@@ -96,12 +117,19 @@ class Prepared:
 
 
 def path_taken(prepared: Prepared) -> str:
-    """Which way the runs go (`drama simulate --verbose`): the compiled fast
-    path (`dsl/interpreter/fastpath.py`), or the interpreter, and why."""
+    """Which way the runs go (`drama simulate --verbose`): the compiled plan
+    (`dsl/simulation_plan.py`); or else the compiled fast path
+    (`dsl/interpreter/fastpath.py`), or the interpreter; and why."""
+    plan, not_planned = prepared.plan()
+    if plan is not None:
+        return (f"plan: taken; {plan.duels} of the script's exchanges are duels, each run counted as it goes "
+                "(a run the plan does not take goes through the fast path)")
     fast, why = prepared.program.fast_path()
     if fast is None:
-        return f"fast path: not taken ({why}); every run goes through the interpreter"
-    return (f"fast path: taken; {fast.duels} of the script's exchanges are duels (engine.duel), "
+        return (f"plan: not taken ({not_planned})\n"
+                f"fast path: not taken ({why}); every run goes through the interpreter")
+    return (f"plan: not taken ({not_planned})\n"
+            f"fast path: taken; {fast.duels} of the script's exchanges are duels (engine.duel), "
             "the others, and any duel the engine must refuse, go through Game.exchange")
 
 
@@ -397,6 +425,9 @@ def run_range(prepared: Prepared, seed: int, start: int, stop: int,
     the KeyboardInterrupt propagates with the runs counted so far in its
     `aggregate` attribute."""
     aggregate = Aggregate()
+    plan, _ = prepared.plan()
+    tally = plan.tally() if plan is not None else None
+    planned = plan.runner(tally) if plan is not None else None
     # the runs make no cycles, but their errors do: collected now and then (dsl/collector.py)
     with paused_collector() as tidy:
         try:
@@ -404,20 +435,38 @@ def run_range(prepared: Prepared, seed: int, start: int, stop: int,
                 if interrupt is not None and interrupt.hit:
                     raise KeyboardInterrupt
                 engine_seed = run_seed(seed, index)
-                try:
-                    events = prepared.run(engine_seed)
-                except DramaError as error:
-                    aggregate.fail(index, engine_seed, error)
+                if planned is not None:
+                    try:
+                        planned(engine_seed)
+                    except Bail:
+                        _one_run(prepared, aggregate, index, engine_seed)
+                    else:
+                        if tally.first is None:
+                            tally.first = index
                 else:
-                    aggregate.add(index, summarise(events))
+                    _one_run(prepared, aggregate, index, engine_seed)
                 if index % 1000 == 999:
                     tidy()
                 if progress is not None:
                     progress(1)
         except KeyboardInterrupt as stopped:
+            if tally is not None:
+                tally.into(aggregate)
             stopped.aggregate = aggregate
             raise
+    if tally is not None:
+        tally.into(aggregate)
     return aggregate
+
+
+def _one_run(prepared: Prepared, aggregate: Aggregate, index: int, engine_seed: int) -> None:
+    """Run `index` through the fast path or the interpreter, counted into `aggregate`."""
+    try:
+        events = prepared.run(engine_seed)
+    except DramaError as error:
+        aggregate.fail(index, engine_seed, error)
+    else:
+        aggregate.add(index, summarise(events))
 
 
 class _Interrupt:

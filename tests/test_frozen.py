@@ -111,3 +111,22 @@ def test_a_field_may_be_called_self_or_d():
         d: int = 1
 
     assert (Odd(3).self, Odd(3).d) == (3, 1)
+
+
+def test_an_undocumented_class_reads_as_a_dataclass_does():
+    """Its docstring and signature are the dataclass's (`@frozen` writes them without `tokenize`)."""
+    import inspect
+
+    def make(decorate):
+        @decorate
+        class Roll:
+            party: str
+            dice: int = 3
+            given: tuple[int, ...] = ()
+            notes: list = dataclasses.field(default_factory=list)
+        return Roll
+    ours, theirs = make(frozen), make(dataclasses.dataclass(frozen=True))
+    assert ours.__doc__ == theirs.__doc__ == "Roll(party: 'str', dice: 'int' = 3, given: 'tuple[int, ...]' = (), " \
+                                             "notes: 'list' = <factory>)"
+    assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
+    assert ours("Kara").notes == [] and ours("Kara").notes is not ours("Kara").notes

@@ -388,10 +388,10 @@ def test_every_exchange_names_its_winner_and_every_defeat_is_told(tmp_path_facto
         if event["type"] == "exchange" and event["winner"] != "GM" and event.get("defender") != "GM":
             if step not in paragraphs:
                 # a quiet stretch (issue 23: rounds with nothing new) is told in one summary
-                assert re.search(r"For \w+ more rounds|Pendant \w+ tours encore", text), text
+                assert re.search(r"For \w+ more rounds|Pendant \w+ tours de plus", text), text
                 continue
             said = paragraphs[step]
-            if re.search(r"For \w+ more rounds|Pendant \w+ tours encore", said):
+            if re.search(r"For \w+ more rounds|Pendant \w+ tours de plus", said):
                 continue          # the summary of a quiet stretch: nobody won anything decisive
             winners = set().union(*(forms(cast, pid, book) for pid in event["winner"].split(" & ")))
             assert any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", said) for w in winners), (event["winner"], said)

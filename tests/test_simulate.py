@@ -538,10 +538,13 @@ SKIRMISH = ROOT / "scenarios" / "skirmish" / "scenario.yaml"
 
 def test_the_fast_path_gives_the_interpreters_report_byte_for_byte(monkeypatch):
     from dsl.pipeline import Program
+    from dsl.simulate import Prepared
+    planned, _ = simulate_json(SKIRMISH, "--runs", "300", "--seed", "11")
+    monkeypatch.setattr(Prepared, "plan", lambda self: (None, "turned off"))
     fast, _ = simulate_json(SKIRMISH, "--runs", "300", "--seed", "11")
     monkeypatch.setattr(Program, "fast_path", lambda self: (None, "turned off"))
     slow, _ = simulate_json(SKIRMISH, "--runs", "300", "--seed", "11")
-    assert fast == slow
+    assert planned == fast == slow
 
 
 def test_a_fast_run_replays_with_roll_given():
@@ -558,9 +561,11 @@ def test_a_fast_run_replays_with_roll_given():
 
 def test_verbose_says_which_path_the_runs_take(tmp_path):
     taken = drama("simulate", SKIRMISH, "--runs", "5", "--verbose")
-    assert taken.code == 0 and taken.stderr.startswith("fast path: taken; 8 of the script's exchanges are duels")
+    assert taken.code == 0 and taken.stderr.startswith("plan: taken; 8 of the script's exchanges are duels")
     path = scenario(tmp_path, FIGHT.replace("round\n", "tie Ash\nround\n", 1))
     fallen_back = drama("simulate", path, "--runs", "5", "-v")
     assert fallen_back.code == 0
-    assert fallen_back.stderr.startswith(f"fast path: not taken ({tmp_path / 'script.drama'}:5: a `tie` line "
+    where = tmp_path / 'script.drama'
+    assert fallen_back.stderr.startswith(f"plan: not taken ({where}:5: a `tie` line in an exchange)\n"
+                                         f"fast path: not taken ({where}:5: a `tie` line "
                                          "in an exchange); every run goes through the interpreter")

@@ -171,6 +171,33 @@ def test_a_bundled_phrase_book_is_read_again_when_its_text_changes(tmp_path):
 
 
 # ---------------------------------------------------------------------------
+# the built-in templates, compiled once and kept
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "md"], ["--as", "transcript", "--lang", "fr"]],
+                         ids=["log", "md", "transcript-fr"])
+def test_a_kept_template_renders_the_bytes_a_fresh_compile_does(args, tmp_path):
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a folder")
+    runs = [drama("run", str(SKIRMISH), *args, cache=cache) for cache in (unwritable, tmp_path, tmp_path)]
+    assert all(done.returncode == 0 for done in runs), [done.stderr for done in runs]
+    assert runs[0].stdout == runs[1].stdout == runs[2].stdout      # compiled; compiled and kept; read back
+    assert list((tmp_path / "drama").glob("template-*.marshal"))
+
+
+def test_a_kept_template_is_used_only_for_what_it_was_compiled_for(tmp_path):
+    """An entry names the template, the escaping, the phrase book and the package's code it was
+    compiled with: one holding another key (under the same name) is compiled again."""
+    told = drama("run", str(SKIRMISH), cache=tmp_path).stdout
+    for entry in (tmp_path / "drama").glob("template-*.marshal"):
+        bucket, key, code = marshal.loads(entry.read_bytes())
+        entry.write_bytes(marshal.dumps((bucket, key + " edited", b"not Jinja's bytecode")))
+    assert drama("run", str(SKIRMISH), cache=tmp_path).stdout == told
+    assert all(marshal.loads(entry.read_bytes())[2] != b"not Jinja's bytecode"
+               for entry in (tmp_path / "drama").glob("template-*.marshal"))
+
+
+# ---------------------------------------------------------------------------
 # what the start-up path imports
 
 REPORT = ("import sys, atexit\n"

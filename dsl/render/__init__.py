@@ -16,10 +16,9 @@ from typing import Iterable
 
 from ..errors import DramaError, Position
 from ..inputs import bad_character
-from .context import build_context
-from .story import told
-from .filters import filters
-from .report_filters import FILTERS as REPORT_FILTERS
+
+# (the story model, the context and the filters are imported by the functions that use
+# them: `drama check` reads render.grammar and the phrase books without them, issue 28)
 
 __all__ = ["KINDS", "FORMATS", "REPORTS", "TEMPLATES", "render", "render_text", "told", "render_report",
            "read_event_log", "template_name"]
@@ -31,6 +30,13 @@ REPORTS = {"simulate": ("text", "md", "html"), "odds": ("text", "md")}   # their
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 _HTML_NAMES = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")
+
+
+def __getattr__(name: str):
+    if name == "told":              # the sentences of a story (dsl/render/story.py), imported when asked for
+        from .story import told
+        return told
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def template_name(as_: str, fmt: str) -> str:
@@ -62,6 +68,8 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
     from jinja2 import TemplateNotFound, TemplateSyntaxError
     from jinja2.exceptions import SecurityError, UndefinedError
     from . import phrasebook
+    from .context import build_context
+    from .filters import filters
     book = phrasebook.load(lang if as_ == "transcript" else None)
     events = copy.deepcopy(list(events))        # a template cannot change the caller's events
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
@@ -141,6 +149,7 @@ def render_report(name: str, report: dict, format: str, *, raw_markdown: bool = 
     if format not in REPORTS[name]:
         raise ValueError(f"format must be one of {REPORTS[name]}, not {format!r}")
     from jinja2.exceptions import TemplateError
+    from .report_filters import FILTERS as REPORT_FILTERS
     raw = format == "md" and raw_markdown
     environment, template = _environment(format, name, None, escape=False if raw else None, compiled_for="report")
     environment.filters.update(REPORT_FILTERS)
@@ -220,7 +229,9 @@ def _compiled(escape: bool, depends_on, kind: type):
     process that renders again and again (`drama lsp`'s preview) compiles each template once. Jinja
     keys a template by its name and file and checks its source's checksum. Each kind of environment
     has its cache: Jinja compiles `"Round"|t` as the text the filter gives then (`Tour` with the
-    French book), and whether to escape. (An entry holds the book, so that no other gets its id.)"""
+    French book), whether to escape, and the kind of environment (the sandbox's or the built-in
+    templates'). (An entry holds the book, so that no other gets its id.) A template compiled is
+    also kept in the user's cache folder (`_Kept`), for the next process."""
     key = (escape, id(depends_on), kind.__name__)
     if key not in _COMPILED:
         while len(_COMPILED) >= _KEEP_COMPILED:         # (a phrase file edited in the language server: a new book each time)
@@ -230,15 +241,99 @@ def _compiled(escape: bool, depends_on, kind: type):
         class Memory(BytecodeCache):
             def __init__(self) -> None:
                 self.codes: dict[str, bytes] = {}
+                self.kept = _Kept(escape, depends_on, kind.__name__)
 
             def load_bytecode(self, bucket) -> None:
-                if bucket.key in self.codes:
-                    bucket.bytecode_from_string(self.codes[bucket.key])
+                if bucket.key not in self.codes:
+                    kept = self.kept.load(bucket.key)
+                    if kept is None:
+                        return
+                    self.codes[bucket.key] = kept
+                bucket.bytecode_from_string(self.codes[bucket.key])     # (Jinja checks the source's checksum)
 
             def dump_bytecode(self, bucket) -> None:
                 self.codes[bucket.key] = bucket.bytecode_to_string()
+                self.kept.dump(bucket.key, self.codes[bucket.key])
         _COMPILED[key] = (depends_on, Memory())
     return _COMPILED[key][1]
+
+
+class _Kept:
+    """The built-in templates compiled for one kind of environment, kept between processes in
+    the user's cache folder (dsl/user_cache.py): compiling log.text.j2 took about a fifth of a
+    `drama run` (issue 28). An entry is Jinja's bytecode of one template (Jinja checks its
+    source's checksum and its own and Python's versions when it reads it), named by the
+    template and by all that the compiled code may depend on besides the template's text:
+    whether it escapes, the kind of environment, the phrase book (its file's size and time)
+    whose filters Jinja may have run at compile time, the versions of Jinja and Babel, and the
+    package's own code (the size and time of each of its modules: an edited filter compiles
+    the templates again)."""
+
+    _FORMAT = 1
+
+    def __init__(self, escape: bool, depends_on, kind: str) -> None:
+        self.escape = escape
+        self.depends_on = depends_on
+        self.kind = kind
+        self._key: str | None = None
+
+    def key(self) -> str:
+        if self._key is None:
+            import jinja2
+            book = self.depends_on
+            path = getattr(book, "path", "")
+            if path:
+                found = os.stat(path)
+                book = f"{os.path.abspath(path)} {found.st_size} {found.st_mtime_ns}"
+            babel = sys.modules.get("babel")
+            self._key = (f"{self._FORMAT} escape={self.escape} kind={self.kind} book={book} jinja={jinja2.__version__} "
+                         f"babel={getattr(babel, '__version__', '')}\n{_package_code()}")
+        return self._key
+
+    def _entry(self, bucket_key: str):
+        import zlib
+        from .. import user_cache
+        folder = user_cache.folder()
+        if folder is None:
+            return None
+        return folder / f"template-{zlib.crc32(f'{bucket_key}|{self.key()}'.encode('utf-8')):08x}.marshal"
+
+    def load(self, bucket_key: str) -> bytes | None:
+        import marshal
+        try:
+            entry = self._entry(bucket_key)
+            kept = marshal.loads(entry.read_bytes()) if entry is not None else None
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (bucket_key, self.key()):
+            return kept[2]
+        return None
+
+    def dump(self, bucket_key: str, code: bytes) -> None:
+        import marshal
+        from .. import user_cache
+        try:
+            entry = self._entry(bucket_key)
+        except OSError:                 # pragma: no cover - a book removed since it was read
+            return
+        if entry is not None:
+            user_cache.write(entry, marshal.dumps((bucket_key, self.key(), code)))
+
+
+def _package_code() -> str:
+    """Each module of the package, with its size and time: what the filters run is among them."""
+    found: list[str] = []
+
+    def walk(folder: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    found.append(f"{entry.path} {stat.st_size} {stat.st_mtime_ns}")
+                elif entry.name != "__pycache__" and entry.is_dir():
+                    walk(entry.path)
+    walk(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return "\n".join(sorted(found))
 
 
 def _files_loader():

@@ -61,8 +61,18 @@ class Mentions:
                 said = name_form(str(p.get("short") or p.get("name") or ""), self.lang)
                 return "she" if said is not None and said.gender == "f" else "he"
             if key == "they" and not p["group"] and self.lang in GENDERED:
-                return None                # French has no settled pronoun for one person who is they: named
+                # French has no settled pronoun for one person who is they: named, unless the
+                # cast gives the person a gender in the language (`grammar: {fr: masculine}`: il)
+                own = declared(p.get("grammar"), self.lang)
+                if own is not None and own.gender in ("f", "m") and not own.plural:
+                    return "she" if own.gender == "f" else "he"
+                return None
             return key
+        if not p["group"] and self.lang in GENDERED:
+            # a person without pronouns whose gender the cast gives in the language: il or elle
+            own = declared(p.get("grammar"), self.lang)
+            if own is not None and own.gender in ("f", "m") and not own.plural:
+                return "she" if own.gender == "f" else "he"
         return "they" if p["group"] else None
 
     def form(self, value: Any, words: str | None = None, how: str = "name") -> Form:

@@ -242,8 +242,10 @@ class Narrator(Mentions):
         self.phrase_named = named
         for match, role, mode, forms in slots(text):
             piece = text[at:match.start()]
-            # a name with an apposition (`Harrow, chef des pillards`) is closed by a comma
-            out.append(("," + piece) if apposition and re.match(r" \w", piece) else piece)
+            # a name with an apposition (`Harrow, chef des pillards`) is closed by a comma, also
+            # before its verb (`Tamsin Dray, salt-warden, takes a moment`)
+            closed = apposition and (re.match(r" \w", piece) or (piece == " " and bool(forms)))
+            out.append(("," + piece) if closed else piece)
             apposition = False
             at = match.end()
             value = roles.get(role, "")
