@@ -2,6 +2,7 @@
 
     python benchmarks/simulate.py [--runs N] [--repeat K] [--scenario PATH]
     python benchmarks/simulate.py --compare [--runs N] [--repeat K]   # against 6fa1b91, in one run
+    python benchmarks/simulate.py --compare --before COMMIT ...        # against another commit
 
 The encounter is `scenarios/skirmish/scenario.yaml`: four parties, initiative,
 then a loop of at most ten rounds (about nine on average) in which every party
@@ -12,9 +13,10 @@ exchanges an encounter. It prints:
   `dsl.simulate.simulate` (what `drama simulate --jobs J` runs, without the
   command's start-up and the rendering), the best of K repeats of N runs,
   the two alternating; and the scaling, jobs 2 over jobs 1;
-- where one encounter's time goes, on one core: the interpreter and engine
-  (`Prepared.run`), the reduction of its events (`summarise`) and the counting
-  (`Aggregate.add`);
+- where one encounter's time goes, on one core: through the compiled plan
+  (`dsl/simulation_plan.py`, what the runs take); and through the fast path
+  the plan replaced, the interpreter and engine (`Prepared.run`), the
+  reduction of its events (`summarise`) and the counting (`Aggregate.add`);
 - the fixed cost of the second process: a pool of 2 that runs 2 encounters
   (fork, loading the scenario in each worker, sending the counts back).
 
@@ -66,8 +68,8 @@ def child(runs: int, scenario: str) -> None:
     print(json.dumps({"wall": runs / wall, "cpu": runs / cpu, "report": digest}))
 
 
-def compare(runs: int, repeat: int) -> None:
-    """--jobs 1 of 6fa1b91 and of this tree, alternating, each in fresh processes."""
+def compare(runs: int, repeat: int, commit: str | None = None) -> None:
+    """--jobs 1 of 6fa1b91 (or `commit`) and of this tree, alternating, each in fresh processes."""
     import contextlib
     import json
     import statistics
@@ -75,9 +77,9 @@ def compare(runs: int, repeat: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from baseline import BASE, base_tree, environment, load_average
     with contextlib.ExitStack() as stack:
-        trees = {"before": stack.enter_context(base_tree()), "after": ROOT}
+        trees = {"before": stack.enter_context(base_tree(commit or BASE)), "after": ROOT}
         print(f"drama simulate --jobs 1, the bundled skirmish, {runs:,} runs, {repeat} rounds alternating; "
-              f"before: {BASE}, after: this tree; {load_average()} at the start")
+              f"before: {commit or BASE}, after: this tree; {load_average()} at the start")
         rows: dict[str, list[dict]] = {name: [] for name in trees}
         for _ in range(repeat):
             for name, tree in trees.items():
@@ -104,13 +106,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "skirmish" / "scenario.yaml"))
     parser.add_argument("--compare", action="store_true", help="--jobs 1 against 6fa1b91, in one run")
+    parser.add_argument("--before", metavar="COMMIT", help="with --compare: against this commit instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.runs, args.scenario)
         return
     if args.compare:
-        compare(args.runs, args.repeat)
+        compare(args.runs, args.repeat, args.before)
         return
     prepared = prepare(args.scenario)
     # the mean number of exchanges of an encounter, from full (not lean) runs
@@ -147,9 +150,17 @@ def main() -> None:
     print(f"scaling, jobs 2 over jobs 1: {one / two:.2f}x; same report with jobs 1 and 2: {same}")
     print(f"jobs 1 in CPU time (less sensitive to other processes): {args.runs / min(cpu):,.0f} encounters/s")
 
-    # where one encounter's time goes (one core)
+    # where one encounter's time goes (one core): the plan, then the fast path's parts
     n = min(args.runs, 1000)
     seeds = [run_seed(1, i) for i in range(n)]
+    plan, why = prepared.plan()
+    if plan is not None:
+        runner = plan.runner(plan.tally())
+        planned = best(lambda: [runner(s) for s in seeds], 3)
+        print(f"\none encounter through the plan (dsl/simulation_plan.py): {1e6 * planned / n:,.1f} µs")
+    else:
+        print(f"\nthe plan is not taken: {why}")
+    prepared._plan = (None, "measuring the fast path")
     logs = []
     gc.disable()                # as run_range does: the logs kept here would make collections slow
     run = best(lambda: logs.__setitem__(slice(None), [prepared.run(s) for s in seeds]), 1)
@@ -164,7 +175,7 @@ def main() -> None:
     gc.enable()
     events = sum(map(len, logs)) / n
     print()
-    print(f"one encounter ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
+    print(f"one encounter through the fast path ({events:.0f} events): run {1e6 * run / n:,.0f} µs, summarise {1e6 * reduce / n:,.0f} µs, "
           f"count {1e6 * add / n:,.0f} µs")
     startup = best(lambda: simulate(prepared, 2, seed=1, jobs=2), args.repeat)
     print(f"a pool of 2 processes running 2 encounters: {1e3 * startup:,.0f} ms")

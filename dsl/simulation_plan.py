@@ -50,6 +50,7 @@ __all__ = ["Bail", "Plan", "Unsupported", "compile_plan"]
 
 WORDS = 256                 # 32-bit words drawn at a time for the stream of faces
 MAX_DEPTH = 12              # blocks nested deeper: not planned (Python's own limit is 20)
+MAX_LINES = 30_000          # a longer run's source (a long play log, say) is not planned: compiling it would cost more
 _OPS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "==", "!=": "!="}
 
 
@@ -82,24 +83,22 @@ def refill(faces: bytes, start: int, need: int, bits, draw) -> bytes:
 
 def initiative(faces: bytes, i: int, count: int, bits, draw) -> tuple[bytes, int]:
     """R12's draws of a bare `initiative` of `count` parties (`turns.roll_initiative`:
-    a die each, the tied rolling again, the last tie first): the faces and where
-    the stream is after them. Who acts first is not kept: with nobody holding,
-    the order of turns changes nothing that a simulation counts."""
-    keys: list[list[int]] = [[] for _ in range(count)]
-    pending = [(list(range(count)), 0)]
+    a die each, those tied rolling again, the last tie first): the faces and where
+    the stream is after them. With no bonus the parties are alike, so only the
+    sizes of the tied groups matter; and who acts first is not kept: with nobody
+    holding, the order of turns changes nothing that a simulation counts."""
+    pending = [(count, 0)]
     while pending:
-        group, index = pending.pop()
-        for party in group:
-            if i >= len(faces):
-                faces, i = refill(faces, i, 1, bits, draw), 0
-            keys[party].append(faces[i])
-            i += 1
-        buckets: dict[int, list[int]] = {}
-        for party in group:
-            buckets.setdefault(keys[party][-1], []).append(party)
-        for tied in buckets.values():
-            if len(tied) > 1:
-                pending.append((tied, index + 1))
+        size, index = pending.pop()
+        if i + size > len(faces):
+            faces, i = refill(faces, i, size, bits, draw), 0
+        rolled = faces[i:i + size]
+        i += size
+        if len(set(rolled)) < size:
+            tied: dict[int, int] = {}           # (in the order each value first came)
+            for face in rolled:
+                tied[face] = tied.get(face, 0) + 1
+            pending.extend((many, index + 1) for many in tied.values() if many > 1)
         if index > 1000:
             raise Bail          # (E312 in the interpreter)
     return faces, i
@@ -199,6 +198,8 @@ class _Compiler:
         return Plan(source, scope["factory"], self.slots, self.dramas, self.duels, self.ids, maxima, state)
 
     def _emit(self, text: str, depth: int) -> None:
+        if len(self.lines) >= MAX_LINES:
+            raise Unsupported(f"a script too long to plan (more than {MAX_LINES:,} lines of plan)")
         self.lines.append("    " * depth + text)
 
     def _slot(self, slot: Slot) -> int:

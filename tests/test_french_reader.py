@@ -331,4 +331,4 @@ def test_held_out_adventures_in_french(request, name, path):
         assert re.search(r"Les Lighters (guettent une ouverture|attendent leur heure)", said)
         assert "du Fair Warden" in said and "le Lamplighters' Guild" in said and "chaplain" not in said
         assert "Old Mag y veille" not in said                       # a dictate without its words names no `y`
-    assert "\u202f:" in text and " :" not in text.replace("\u202f:", "")
+    assert "\u202f:" in text and not re.search(r"[ \u00a0][;:!?»]|«[ \u00a0]", text)    # espaces fines insécables

@@ -207,6 +207,16 @@ def test_what_the_plan_does_not_take_goes_the_old_way(tmp_path):
     assert run_range(prepared, 3, 0, 4).completed == 4
 
 
+def test_a_script_too_long_to_plan_goes_the_old_way(tmp_path):
+    """A long play log would be a plan of millions of lines: past MAX_LINES it is not planned."""
+    exchanges = "round\nAsh strike -> Wren, roll\nWren defends, roll\n" * 1200
+    prepared = planned(tmp_path, f'drama "Fight" with Ash, Wren\n{exchanges}end drama\n', [60, 60, 5, 5],
+                       (6, 6, "random"))
+    plan, why = prepared.plan()
+    assert plan is None and why.startswith("a script too long to plan")
+    assert run_range(prepared, 3, 0, 2).completed == 2
+
+
 def test_the_skirmish_planned_gives_the_interpreters_report_byte_for_byte():
     prepared = prepare(str(SKIRMISH))
     assert prepared.plan()[0] is not None
