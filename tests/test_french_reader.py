@@ -340,3 +340,24 @@ def test_held_out_adventures_in_french(request, name, path):
         assert "du Fair Warden" in said and "le Lamplighters' Guild" in said and "chaplain" not in said
         assert "Old Mag y veille" not in said                       # a dictate without its words names no `y`
     assert "\u202f:" in text and not re.search(r"[ \u00a0][;:!?»]|«[ \u00a0]", text)    # espaces fines insécables
+
+
+def test_a_declared_hold_opens_the_held_action_without_naming_twice(tmp_path):
+    """`Ada holds`, then her action: `Enfin, elle s'en prend à Bors`, never a
+    pronoun before the name in one sentence (`Elle attendait ce moment : Ada
+    s'en prend à Bors`); the hold itself is told where it is declared."""
+    write(tmp_path, "cast.yaml", "parties:\n  Ada:\n    name: Ada\n    pronouns: she/her\n    quintessence: 9\n"
+                                 "    traits: {Blade: 3}\n  Bors:\n    name: Bors\n    pronouns: he/him\n"
+                                 "    quintessence: 9\n    traits: {Blade: 3}\n")
+    write(tmp_path, "h.drama", 'drama "Duel" with Ada, Bors\ninitiative Ada 5, Bors 3\nAda holds\n'
+                               "Bors strike -> Ada, rolled 4\nAda defends, rolled 3\n"
+                               "Ada strike -> Bors with Blade, rolled 6 6\nBors defends, rolled 2\nend drama\n")
+    write(tmp_path, "setting.yaml", "name: Duel\nround: 6 seconds\nrecovery: 1 day\ncalm: 10 rounds\n"
+                                    "full_rest: 2 days\ndice: {sides: 6, high: 6}\nties: random\n")
+    path = write(tmp_path, "scenario.yaml", "title: Duel\nsetting: setting.yaml\ncast: cast.yaml\nscript: h.drama\n")
+    for seed in range(4):
+        said = flat(transcript(path, "fr", "--seed", str(seed)))
+        assert re.search(r"Ada (guette une ouverture|attend son heure)\.", said), said
+        held = re.search(r"(Enfin|Le moment venu|Son heure enfin venue), (elle|Ada) [^.]*Bors", said)
+        assert held is not None, said
+        assert not re.search(r"\bElle [^.]*: Ada\b", said), said

@@ -146,35 +146,13 @@ def _yaml(path: str, raw: str):
                          position=Position(path, mark.line + 1, mark.column + 1) if mark else Position(path, 1))
 
 
-# the shape of a phrase book's entry in the user's cache (`_bundled_data`)
-_CACHED_FORMAT = 1
-
-
 def _bundled_data(path: str, raw: str):
     """The data of a bundled phrase book: ruamel.yaml's pure-Python reading of the
     YAML takes about as long as the rest of a `drama run` of a short scenario, so
-    the data read is kept in the user's cache folder (dsl/user_cache.py), with the
-    text it was read from, and used while the book's text is that (issue 28; the
-    test of the cache is in tests/test_startup.py)."""
-    import marshal
-    import zlib
+    the data read is kept in the user's cache folder (dsl/user_cache.py) with the
+    text it was read from, and used while the book's text is that (issue 28)."""
     from .. import user_cache
-    folder = user_cache.folder()
-    if folder is None:
-        return _yaml(path, raw)
-    entry = folder / f"phrases-{Path(path).stem}-{zlib.crc32(raw.encode('utf-8')):08x}.marshal"
-    try:
-        kept = marshal.loads(entry.read_bytes())
-        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (_CACHED_FORMAT, raw):
-            return kept[2]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass                            # not cached yet, or unreadable: read again
-    data = _yaml(path, raw)
-    try:
-        user_cache.write(entry, marshal.dumps((_CACHED_FORMAT, raw, data)))
-    except ValueError:                  # pragma: no cover - a value marshal cannot keep: not cached
-        pass
-    return data
+    return user_cache.kept(f"phrases-{Path(path).stem}", raw, lambda: _yaml(path, raw))
 
 
 def _read(path: str) -> PhraseBook:
