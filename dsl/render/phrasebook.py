@@ -32,7 +32,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "member_lost": ("P", "M"), "choice": ("P", "where", "option"),
     "choice_to": ("P", "where", "option"), "calm": ("D",), "rest": ("D",), "restored": ("P",),
     "end": ("name",), "recap_standing": ("P",), "recap_fallen": ("P",), "recap_came_back": ("P",),
-    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",),
+    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",), "summary_lead": ("W", "L", "N"),
 }
 # the facts a phrase's `when` may test
 FACTS = ("kind", "settled", "double", "returned", "helped", "first", "alone", "role", "won", "used", "question")
@@ -70,16 +70,24 @@ class PhraseBook:
         return self.locale.plural_form(count)
 
     def join(self, items: list[str]) -> str:
-        """A flat list in this language's pattern (Babel): `a, b and c`, `a, b et c`."""
+        """A flat list in this language's pattern (Babel): `a, b and c`, `a, b et c`;
+        with semicolons when three or more items and one holds a comma (a list
+        line: the running text names parties without their appositions)."""
         from babel.lists import format_list
         items = [str(x) for x in items]
         if len(items) <= 1:
             return "".join(items)
-        if len(items) > 2 and any("," in item for item in items):
+        if (len(items) > 2 and any("," in item for item in items)) or (len(items) == 2 and "," in items[1]
+                                                                         and "," in items[0]):
             # a name that holds a comma (`Ilse Varga, harbour advocate`): semicolons
             between = self.words.get("list_semicolon", "; ")
             last = self.words.get("list_semicolon_last", "; and ")
             return between.join(items[:-1]) + last + items[-1]
+        if len(items) == 2 and "," in items[0] and "," not in items[1]:
+            # `the reeve's riders and Marta Quell, the reeve's bailiff`: the name with an
+            # apposition last, where its comma cannot read as the list's (a list line's
+            # order is no fact of the story)
+            items = [items[1], items[0]]
         joined = format_list(items, locale=self.locale)
         if len(items) == 2 and "," in items[0] and joined.startswith(items[0] + " "):
             # a name with an apposition is closed by a comma: `Harrow, chef des pillards, et les pillards`
