@@ -13,6 +13,7 @@ the server of another checkout; `--before DIR` measures DIR's server first, then
 this one, in the same run, and prints the ratios and the load average.
 
     python benchmarks/lsp.py [--lines 5000] [--changes 34] [--gap 0.05] [--bursts 5] [--edit prose|statement]
+                             [--distinct]
                              [--source DIR] [--before DIR] [--no-preview]
 """
 
@@ -88,6 +89,9 @@ async def measure(args, source: Path) -> dict:
     (folder / "setting.yaml").write_text(EMBERFALL_SETTING)
     (folder / "cast.yaml").write_text(EMBERFALL_CAST)
     text = script(random.Random(1), args.lines)
+    if args.distinct:                         # a writer's script: few lines written twice
+        text = "\n".join(line.replace(".", f", {k}.") if line.startswith(">") else line
+                         for k, line in enumerate(text.split("\n")))
     (folder / "script.drama").write_text(text)
     (folder / "scenario.yaml").write_text("title: T\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n")
     uri = from_fs_path(str(folder / "script.drama"))
@@ -114,14 +118,17 @@ async def measure(args, source: Path) -> dict:
     idle = time.perf_counter() - start
     rng = random.Random(2)
     version, results = 1, []
+    server = _processes(client)
+    cpu = _cpu(server)
     for _ in range(args.bursts):
         results.append(await burst(client, uri, text, version, args, published, rng))
         version = results[-1]["version"]
         await asyncio.sleep(1.0)
+    cpu = [b - a for a, b in zip(cpu, _cpu(server))]
     versions = [v for v, _ in published]
     out = {"latencies": [r["latency"] * 1000 for r in results],
            "completions": [c * 1000 for r in results for c in r["completions"]], "idle": idle * 1000,
-           "published": len(published),
+           "published": len(published), "cpu": [c * 1000 / args.bursts for c in cpu],
            "stale": sum(1 for a, b in zip(versions, versions[1:]) if b is not None and a is not None and b < a)}
     if args.preview:
         out["preview"] = await preview(client, args)
@@ -131,13 +138,38 @@ async def measure(args, source: Path) -> dict:
     return out
 
 
+def _processes(client):
+    """The server's process (its workers are its children), or None without psutil."""
+    try:
+        import psutil
+    except ImportError:                       # (psutil comes with the test extra's dask)
+        return None
+    return psutil.Process(client._server.pid)
+
+
+def _cpu(server):
+    """The CPU seconds the server's own process and its worker processes have used so far (an array of
+    the two; zeros without psutil)."""
+    total = [0.0, 0.0]
+    if server is None:
+        return total
+    for k, process in enumerate([server, *server.children(recursive=True)]):
+        try:
+            times = process.cpu_times()
+        except Exception:                     # noqa: BLE001 - a process that just ended
+            continue
+        total[min(k, 1)] += times.user + times.system
+    return total
+
+
 def _figures(name: str, found: dict) -> None:
     latencies, completions = found["latencies"], found["completions"]
     print(f"{name}: diagnostics of the last version after the last change: median {statistics.median(latencies):.0f} ms,"
           f" max {max(latencies):.0f} ms; publications {found['published']}, a stale version published after a"
           f" newer one {found['stale']} times; completion during the bursts: median"
           f" {statistics.median(completions):.1f} ms, max {max(completions):.1f} ms ({len(completions)} requests;"
-          f" idle {found['idle']:.1f} ms)")
+          f" idle {found['idle']:.1f} ms); CPU time a burst: {sum(found['cpu']):.0f} ms, the server's"
+          f" process {found['cpu'][0]:.0f} ms, its workers {found['cpu'][1]:.0f} ms")
     if "preview" in found:
         times = found["preview"]
         print(f"{name}: the story preview of river-veyne after an edit: median {statistics.median(times):.0f} ms, "
@@ -156,6 +188,9 @@ async def main(args) -> None:
         _figures(name, found[name])
     if args.before:
         before, after = found["before"], found["after"]
+        if after["cpu"][1]:
+            print(f"CPU time a burst: before/after {sum(before['cpu']) / sum(after['cpu']):.2f}x; the server's"
+                  f" process {before['cpu'][0] / after['cpu'][0]:.2f}x, its workers {before['cpu'][1] / after['cpu'][1]:.2f}x")
         for what in ("latencies", "completions"):
             print(f"{what}: median before/after {statistics.median(before[what]) / statistics.median(after[what]):.1f}x,"
                   f" max {max(before[what]) / max(after[what]):.1f}x")
@@ -197,6 +232,8 @@ if __name__ == "__main__":
     parser.add_argument("--gap", type=float, default=0.05)
     parser.add_argument("--bursts", type=int, default=5)
     parser.add_argument("--edit", choices=("prose", "statement"), default="statement")
+    parser.add_argument("--distinct", action="store_true",
+                        help="number each line of narration: a script whose lines are not written twice")
     parser.add_argument("--source", help="the checkout whose `dsl` to run (default: this one)")
     parser.add_argument("--before", help="a checkout to measure first, in the same run (the code before a change)")
     parser.add_argument("--no-preview", dest="preview", action="store_false", help="leave the preview out")

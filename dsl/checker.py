@@ -7,6 +7,7 @@ from . import placeholders
 from .errors import MAX_COLLECTED, DramaError, Position, stopped_after
 from .names import Names
 from .statecheck import check_state
+from .syntax.reparse import copied
 
 _INFINITY = float("inf")
 
@@ -34,6 +35,8 @@ def check_script(script: n.Script, names: Names, start=None, settings=None) -> l
         checker.choices.setdefault(block.label.text, set()).update(o.label.text for o in block.options)
     state_errors = check_state(script.statements, names, start)
     checker.state_names = set(start) | {s.name.text for s in n.walk(script.statements) if type(s) is n.SetState}
+    if _memory is not None:
+        checker.kept = _memory.of(names, checker.choices, checker.state_names)
     try:
         checker.block(script.statements, inside=False)
     except _Full as full:          # (W021: as many errors as are shown; the rest is not checked)
@@ -81,6 +84,39 @@ def _vote_ties(statements) -> list[DramaError]:
                        notes=more)]
 
 
+class _Kept:
+    """What the check of each top-level statement met (the language server's processes: `remember()`),
+    for the checks of the next texts, whose statements an edit left alone are the same nodes
+    (dsl/syntax/reparse.py). What a statement's check meets depends on the statement, the
+    names (the cast, the roles), the script's choices and flags, and the action just before it
+    (R15's `can recover`): the first three are the memory's context, which a change empties, the
+    last is part of each key. Every error it met is kept as it was given to `_Checker.add`, and
+    given again to it: what `add` does with it (a failed party told once, W021 after as many errors as
+    are shown) is done again, in its place."""
+
+    def __init__(self, most: int = 20_000) -> None:
+        self.most = most
+        self.context: tuple | None = None
+        self.met: dict[tuple, tuple] = {}      # (id, acted just before) -> (statement, [(error, pos)])
+
+    def of(self, names: Names, choices: dict, state_names: set) -> "_Kept":
+        context = (tuple(names.sheets.items()), tuple(names.roles.items()), choices, state_names)
+        if context != self.context or len(self.met) >= self.most:
+            self.context = context
+            self.met = {}
+        return self
+
+
+_memory: _Kept | None = None
+
+
+def remember(on: bool = True) -> None:
+    """Keep what the check of each top-level statement met, for the next check of an edited script
+    (the language server's processes; dsl/lsp/worker.py); `remember(False)` forgets."""
+    global _memory
+    _memory = _Kept() if on else None
+
+
 class _Full(Exception):
     """The checker found MAX_COLLECTED errors: it stops there."""
 
@@ -99,8 +135,12 @@ class _Checker:
         self.error_count = 0
         # the parties of the action just before the statement being checked, and its line
         self.acted_just_before: tuple[set[str], int] | None = None
+        self.kept: _Kept | None = None              # (remembered checks of top-level statements)
+        self.meeting: list | None = None           # what the top-level statement being checked met
 
     def add(self, error: DramaError, pos: Position | None = None) -> None:
+        if self.meeting is not None:
+            self.meeting.append((copied(error), pos))
         failed = getattr(error, "failed_party", None)
         if failed is not None:          # a party whose sheet failed: one diagnostic, not one a use
             if failed in self.told_failed:
@@ -128,18 +168,35 @@ class _Checker:
         any other inside a block by `statement`, and outside blocks only its texts' placeholders
         (every one of them: the run reports the first)."""
         acted: tuple[set[str], int] | None = None
+        kept = None if inside else self.kept
         for statement in statements:
             self.acted_just_before = acted
-            visit = getattr(self, "visit_" + type(statement).__name__, None)
-            if visit is not None:
-                visit(statement)
-            elif inside or statement.texts:
-                self.statement(statement)
+            if kept is None:
+                self.one(statement, inside)
+            else:
+                key = (id(statement), None if acted is None else (frozenset(acted[0]), acted[1]))
+                hit = kept.met.get(key)
+                if hit is not None and hit[0] is statement:
+                    for error, pos in hit[1]:
+                        self.add(copied(error), pos)
+                else:
+                    self.meeting = []
+                    self.one(statement, inside)      # (stopped by _Full: nothing is kept of it)
+                    kept.met[key] = (statement, self.meeting)
+                    self.meeting = None
             if type(statement) is n.Action:
                 acted = ({self.names.resolved(name.text) for name in statement.actors} - {None},
                          statement.pos.line)
             elif not statement.part_of_exchange:
                 acted = None
+
+    def one(self, statement, inside: bool) -> None:
+        """Check one statement (see `block`)."""
+        visit = getattr(self, "visit_" + type(statement).__name__, None)
+        if visit is not None:
+            visit(statement)
+        elif inside or statement.texts:
+            self.statement(statement)
 
     def _acted(self, c: n.Condition) -> str | None:
         """Why `PARTY can recover` cannot hold right after the party's own action, if it is that."""

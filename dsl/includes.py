@@ -94,8 +94,12 @@ class _Reading:
                 self.sink.report(too_deep("an include" if include else "a block", statement.pos))
                 continue
             if statement.is_block:     # includes inside a block (any block) are read in place
-                out.append(statement.with_bodies(tuple(self.expand(body, file, stack, chain, depth + 1))
-                                                 for body in statement.bodies()))
+                bodies = [tuple(self.expand(body, file, stack, chain, depth + 1)) for body in statement.bodies()]
+                # (a block with nothing read in is kept as it is: the language server's checks
+                # know a statement an edit left alone by its identity, dsl/syntax/reparse.py)
+                same = all(len(new) == len(body) and all(a is b for a, b in zip(new, body))
+                           for new, body in zip(bodies, statement.bodies()))
+                out.append(statement if same else statement.with_bodies(iter(bodies)))
                 continue
             if not include:
                 out.append(statement)

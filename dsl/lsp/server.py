@@ -210,4 +210,6 @@ def make_server(delay: float = 0.04) -> DramaServer:
 
 def main() -> None:  # pragma: no cover - `drama lsp`, over standard input and output
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")
+    from ..syntax.parse import remember
+    remember()          # (semantic tokens, the outline ... parse the buffer after each edit: dsl/syntax/reparse.py)
     make_server().start_io()

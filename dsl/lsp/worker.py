@@ -79,9 +79,15 @@ def _stop(signum, frame) -> None:
 
 def _started(stale_below) -> None:
     """In the worker, once: SIGUSR1 stops the running job if it is stale; Ctrl-C is the server's to
-    handle; no collection of cycles during a job (`collect`)."""
+    handle; no collection of cycles during a job (`collect`); the last parses of each file, and what
+    the static checks of each top-level statement met, are kept, so that an edited script is parsed
+    and checked again only where it changed (dsl/syntax/reparse.py, dsl/checker.py)."""
     global _stale_below
     _stale_below = stale_below
+    from ..checker import remember as remember_checks
+    from ..syntax.parse import remember as remember_parses
+    remember_parses()
+    remember_checks()
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _SIGNAL is not None:

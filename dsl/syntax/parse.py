@@ -12,9 +12,10 @@ from . import nodes
 from .blocks import nest
 from .builder import Builder
 from .grammar import LarkError, UnexpectedInput, reader
+from .reparse import Memory, copied
 from .syntax_errors import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
 
-__all__ = ["parse", "MAX_ERRORS", "normalise", "Reading"]
+__all__ = ["parse", "MAX_ERRORS", "normalise", "Reading", "remember"]
 
 # how many syntax errors one pass collects (parse(..., errors=[])) before it stops
 MAX_ERRORS = 100
@@ -59,24 +60,73 @@ def parse(text: str, file: str, line_offset: int = 0,
     source_lines = text.split("\n")
     if len(text) > MAX_SCRIPT or (len(text) > MAX_LINE and max(map(len, source_lines)) > MAX_LINE):
         source_lines = _within_limits(source_lines, file, line_offset, sink)
+    elif _memory is not None and sink.collecting and sink.limit is None:
+        found = _memory.parse(source_lines, file, line_offset, _read_region, MAX_ERRORS)
+        if found is not None:
+            script, found_errors = found
+            for error in found_errors:
+                sink.report(error)
+            return script
+        script, clean, nesting = _read(source_lines, file, line_offset, sink, Diagnostics())
+        if clean:
+            _memory.keep(source_lines, file, line_offset, script, nesting)
+        for error in nesting:
+            sink.report(copied(error) if clean else error)
+        return script
+    return _read(source_lines, file, line_offset, sink, sink)[0]
+
+
+# the parses this process remembers, to read an edited text again from (None: it remembers none)
+_memory: Memory | None = None
+
+
+def remember(on: bool = True) -> None:
+    """Remember the last parses of each file, so that parsing an edited text reads only the statements
+    the edit touched (the language server's processes, dsl/syntax/reparse.py); `remember(False)` forgets."""
+    global _memory
+    _memory = Memory() if on else None
+
+
+def memory() -> Memory | None:
+    """The parses remembered (None when off): for the tests and the benchmark."""
+    return _memory
+
+
+def _read(source_lines: list[str], file: str, line_offset: int, sink: Diagnostics,
+          nesting: Diagnostics) -> tuple[nodes.Script, bool, list[DramaError]]:
+    """The lines read by Lark and nested: (the script, whether the read was clean: Lark read every
+    line and the builder met no error, the errors of nesting reported to `nesting`)."""
     # the parse makes many small objects and no cycles (dsl/collector.py)
     with paused_collector():
         reading = Reading(file, line_offset, source_lines)
+        clean = True
         try:
             script = reading.grouped()
         except DramaError as error:
             if not sink.collecting:
                 sink.report(error)          # placed in its file, and raised
+            clean = False
             reading = Reading(file, line_offset, source_lines)
             script = reading.plain(sink)
         builder = reading.builder
         for error in builder.soft:
+            clean = False
             sink.report(error)
         # (nesting gives back a script without `if`, `repeat` and `choose` as it was, but a
         # collecting sink has it report an `option` outside a `choose`)
+        found = len(nesting.errors)
         if builder.control or sink.collecting and any(type(s) is nodes.OptionLine for s in script.shared):
-            script = nodes.Script(file, nest(script.statements, sink))
-        return script
+            script = nodes.Script(file, nest(script.statements, nesting))
+        return script, clean, nesting.errors[found:] if nesting is not sink else []
+
+
+def _read_region(lines: list[str], file: str, line_offset: int) \
+        -> tuple[nodes.Script, bool, list[DramaError], list[DramaError]]:
+    """A region of an edited text read alone (reparse.py): (its script, whether the read was clean,
+    the errors of its lines in the order found, its errors of nesting)."""
+    found: list[DramaError] = []
+    script, clean, nesting = _read(lines, file, line_offset, Diagnostics(into=found), Diagnostics())
+    return script, clean, found, nesting
 
 
 class Reading:
