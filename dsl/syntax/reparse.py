@@ -120,11 +120,15 @@ class Memory:
         for low, high, delta in regions:
             ranges.append((low + moved_by, high + moved_by + delta))
             moved_by += delta
-        for region, region_clean, errors, nesting in read(lines, file, offset, ranges):
-            if nesting or errors and found:
+        # (a region that reaches the end of the file may have errors of nesting, a block with no `end`
+        # among them: they come after every other, as in a fresh parse, which reports those last)
+        last_nesting: list[DramaError] = []
+        for k, (region, region_clean, errors, nesting) in enumerate(read(lines, file, offset, ranges)):
+            if nesting and (k < len(regions) - 1 or regions[k][1] < len(old.lines)) or errors and found:
                 return None
             clean = clean and region_clean
             found = found or errors
+            last_nesting = nesting
             parts.append(region)
         if len(found) >= most_errors or any(e.position is None for e in found):
             return None
@@ -132,6 +136,7 @@ class Memory:
         if joined is None:
             return None
         script, errors = joined
+        errors += last_nesting
         self.last = "region"
         if clean:
             self.keep(lines, file, offset, script, errors)
