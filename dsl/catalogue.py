@@ -268,23 +268,36 @@ def _quoted_whole(text: str, path: str) -> None:
 def read(path: str | os.PathLike) -> dict[str, str]:
     """A `.po` file's translations by line id (fuzzy and empty ones are missing).
     Raises DramaError E127 for a file Babel cannot read."""
-    from babel.messages.pofile import PoFileError, read_po
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    # the translations read are kept for these very bytes (dsl/user_cache.py): Babel's
+    # reading of a catalogue, with its imports, was a tenth of a `drama check` (issue 28)
+    from . import user_cache
+    return user_cache.kept("catalogue", raw, lambda: _translations(path, raw))
+
+
+def _translations(path: str | os.PathLike, raw: bytes) -> dict[str, str]:
+    """The translations of a catalogue's bytes, read by Babel. Raises DramaError E127."""
+    from babel.messages.pofile import PoFileError, read_po
+    try:
         _quoted_whole(raw.decode("utf-8"), str(path))
         catalog = read_po(io.BytesIO(raw), abort_invalid=True)
-    except (OSError, PoFileError, UnicodeError, ValueError) as error:
-        line = getattr(error, "lineno", None)
-        raise DramaError("E127", f"the catalogue cannot be read: {error}",
-                         position=Position(str(path), line or 1),
-                         expected="a gettext .po file, as `drama strings` writes and tools such as Poedit edit") \
-            from None
+    except (PoFileError, UnicodeError, ValueError) as error:
+        raise _unreadable(path, error) from None
     out = {}
     for message in catalog:
         if message.id and message.context and message.string and not message.fuzzy:
             out[message.context] = message.string if isinstance(message.string, str) else message.string[0]
     return out
+
+
+def _unreadable(path: str | os.PathLike, error: Exception) -> DramaError:
+    line = getattr(error, "lineno", None)
+    return DramaError("E127", f"the catalogue cannot be read: {error}", position=Position(str(path), line or 1),
+                      expected="a gettext .po file, as `drama strings` writes and tools such as Poedit edit")
 
 
 @dataclass

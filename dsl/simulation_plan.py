@@ -9,14 +9,11 @@ its members are, each party's pool, trait and treasure (R3, read by
 parties. `compile_plan` resolves all of that once and writes the rest as the
 source of one function, compiled once per scenario, whose locals are the
 table: each party's available quintessence, whether it fell, whether it
-acted this round, the round.
+acted this round, the round, the rest taken, each flag and counter.
 
 The dice come from the run's own `random.Random(seed)`, as `SeededDice`
-draws them: a d6 is the top three bits of one 32-bit draw, drawn again
-while out of range. Every die of a run has the same width, so the run's
-faces are that stream with the misses left out: the plan draws it 256 words
-at a time (`getrandbits(8192)`, the same words in the same order) and reads
-faces from it, a duel's dice a slice.
+draws them, but drawn in bulk (`simulation_run.drawer`): a duel's dice are a
+slice of the run's stream of faces.
 
 Anything a run might do that the plan does not do itself, it does not
 guess: a statement it does not know makes `compile_plan` raise `Unsupported`
@@ -42,66 +39,16 @@ from .interpreter.fastpath import Unsupported
 from .interpreter.modes import SIMULATE
 from .limits import MAX_DICE, MAX_STEPS
 from .names import Names
-from .placeholders import has_placeholders
+from .placeholders import GLOBALS, has_placeholders
+from .simulation_run import Bail, counter, drawer, flag, initiative, refill, set_counter, set_flag
 from .simulation_tally import Slot, Tally
 from .syntax import nodes as n
 
 __all__ = ["Bail", "Plan", "Unsupported", "compile_plan"]
 
-WORDS = 256                 # 32-bit words drawn at a time for the stream of faces
 MAX_DEPTH = 12              # blocks nested deeper: not planned (Python's own limit is 20)
 MAX_LINES = 30_000          # a longer run's source (a long play log, say) is not planned: compiling it would cost more
 _OPS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "==", "!=": "!="}
-
-
-class Bail(Exception):
-    """A run met a case the plan does not take: it is run again by the interpreter."""
-
-
-def drawer(sides: int) -> Callable:
-    """`draw(getrandbits)`: the faces of the next WORDS draws of a d`sides`, the
-    misses left out (a die of up to 8 bits is the top byte of its 32-bit draw)."""
-    width = sides.bit_length()
-    if width > 8:
-        raise Unsupported(f"dice of {sides} sides")
-    shift = 8 - width
-    table = bytes(min((b >> shift) + 1, 255) for b in range(256))
-    misses = bytes(range(sides << shift, 256))
-
-    def draw(bits) -> bytes:
-        return bits(32 * WORDS).to_bytes(4 * WORDS, "little")[3::4].translate(table, misses)
-    return draw
-
-
-def refill(faces: bytes, start: int, need: int, bits, draw) -> bytes:
-    """The faces from `start` on, with more drawn until there are `need` of them."""
-    faces = faces[start:]
-    while len(faces) < need:
-        faces += draw(bits)
-    return faces
-
-
-def initiative(faces: bytes, i: int, count: int, bits, draw) -> tuple[bytes, int]:
-    """R12's draws of a bare `initiative` of `count` parties (`turns.roll_initiative`:
-    a die each, those tied rolling again, the last tie first): the faces and where
-    the stream is after them. With no bonus the parties are alike, so only the
-    sizes of the tied groups matter; and who acts first is not kept: with nobody
-    holding, the order of turns changes nothing that a simulation counts."""
-    pending = [(count, 0)]
-    while pending:
-        size, index = pending.pop()
-        if i + size > len(faces):
-            faces, i = refill(faces, i, size, bits, draw), 0
-        rolled = faces[i:i + size]
-        i += size
-        if len(set(rolled)) < size:
-            tied: dict[int, int] = {}           # (in the order each value first came)
-            for face in rolled:
-                tied[face] = tied.get(face, 0) + 1
-            pending.extend((many, index + 1) for many in tied.values() if many > 1)
-        if index > 1000:
-            raise Bail          # (E312 in the interpreter)
-    return faces, i
 
 
 class _Drama:
@@ -117,7 +64,7 @@ class Plan:
     counts one run into the tally, or raises `Bail` having counted nothing."""
 
     def __init__(self, source: str, factory: Callable, slots: list[Slot], dramas: list[_Drama],
-                 duels: int, parties: tuple[str, ...], maxima: tuple[int, ...], state: dict):
+                 duels: int, parties: tuple[str, ...], maxima: tuple[int, ...], state: tuple[str, ...]):
         self.source = source
         self._factory = factory
         self.slots = slots
@@ -125,7 +72,7 @@ class Plan:
         self.duels = duels
         self.parties = parties
         self.maxima = maxima
-        self.state = state
+        self.state = state              # the flags and counters, in the order of the tally's counts
 
     def tally(self) -> Tally:
         return Tally(self)
@@ -136,16 +83,18 @@ class Plan:
 
 def compile_plan(script: n.Script, names: Names, settings, state: dict | None = None) -> Plan:
     """The plan of `script` with this cast and setting; raises Unsupported."""
-    return _Compiler(names, settings).plan(script, dict(state or {}))
+    return _Compiler(names, settings, dict(state or {})).plan(script)
 
 
 class _Compiler:
     """Writes the source of a run, statement by statement, knowing which
     situation is running at each (`drama`), and collects the tally's slots."""
 
-    def __init__(self, names: Names, settings):
+    def __init__(self, names: Names, settings, state: dict):
         self.names = names
         self.settings = settings
+        self.state = {name: k for k, name in enumerate(state)}     # flag or counter -> its local `v{k}`
+        self.initial = state
         self.ids = tuple(names.sheets)
         self.index = {pid: k for k, pid in enumerate(self.ids)}
         self.builder = ExchangeBuilder(names, SIMULATE)
@@ -159,10 +108,12 @@ class _Compiler:
 
     # ------------------------------------------------------------ the whole run
 
-    def plan(self, script: n.Script, state: dict) -> Plan:
+    def plan(self, script: n.Script) -> Plan:
         if self.settings.ties not in ("actor", "defender", "random", "vote"):
             raise Unsupported(f"ties: {self.settings.ties}")
         draw = drawer(self.settings.sides)
+        if draw is None:
+            raise Unsupported(f"dice of {self.settings.sides} sides")
         if _ticks(script.statements, False) > MAX_STEPS:
             raise Unsupported("loops that may run past the step budget")
         self._body(script.statements, 2, top=True)
@@ -173,13 +124,15 @@ class _Compiler:
         parties = range(len(self.ids))
         emit = self._emit
         emit("def factory(tally):", 0)
-        emit("vectors, loop_ends, finals, rounds, masks = tally.vectors, tally.loop_ends, tally.finals, "
-             "tally.rounds, tally.masks", 1)
+        emit("vectors, loop_ends, finals, rounds, masks, states = tally.vectors, tally.loop_ends, "
+             "tally.finals, tally.rounds, tally.masks, tally.states", 1)
         emit("def run(seed):", 1)
         emit("bits = Random(seed).getrandbits", 2)
         emit("F = draw(bits); nf = len(F); i = 0", 2)
         emit(f"c = [0] * {len(self.slots) or 1}; ends = []", 2)
-        emit("rnd = 1; any_ = False", 2)
+        emit("rnd = 1; any_ = False; rested = 0", 2)
+        for name, k in self.state.items():
+            emit(f"v{k} = {self.initial.get(name)!r}", 2)
         for k in parties:
             emit(f"a{k} = {self.names.sheets[self.ids[k]].quintessence}; f{k} = False; x{k} = False", 2)
         self.lines.extend(body)
@@ -189,13 +142,17 @@ class _Compiler:
             emit(f"finals[{k}][a{k}] += 1", 2)
         for d in self.dramas:
             emit(f"rounds[{d.index}][r{d.index}] += 1; masks[{d.index}][m{d.index}] += 1", 2)
+        for k in self.state.values():
+            emit(f"if v{k} is not None: states[{k}][v{k}] += 1", 2)
         emit("return run", 1)
         source = "\n".join(self.lines) + "\n"
         scope = {"Random": random.Random, "Bail": Bail, "draw": draw, "initiative": initiative,
-                 "refill": refill}
+                 "refill": refill, "flag": flag, "counter": counter, "set_flag": set_flag,
+                 "set_counter": set_counter}
         exec(compile(source, "<simulation plan>", "exec"), scope)
         maxima = tuple(self.names.sheets[pid].quintessence for pid in self.ids)
-        return Plan(source, scope["factory"], self.slots, self.dramas, self.duels, self.ids, maxima, state)
+        return Plan(source, scope["factory"], self.slots, self.dramas, self.duels, self.ids, maxima,
+                    tuple(self.state))
 
     def _emit(self, text: str, depth: int) -> None:
         if len(self.lines) >= MAX_LINES:
@@ -234,6 +191,10 @@ class _Compiler:
                 self._round(s, depth)
             elif kind is n.Initiative:
                 self._initiative(s, depth)
+            elif kind is n.SetState:
+                self._set(s, depth)
+            elif kind in (n.Calm, n.Rest):
+                self._time(s, depth)
             elif kind in (n.Scene, n.Narration):
                 if has_placeholders(s.title if kind is n.Scene else s.text):
                     raise Unsupported("a text with placeholders", s.pos)
@@ -282,6 +243,7 @@ class _Compiler:
         if self.drama is None or has_placeholders(s.text):
             raise Unsupported("an `end drama` the plan does not take", s.pos)
         self._close(self.drama, depth)
+        self._emit("rested = 0", depth)        # (the rest counts from here, point 12)
         self.drama = None       # (its fallen stay fallen: `was defeated`)
 
     def _in_drama(self, s: n.Statement) -> _Drama:
@@ -301,6 +263,39 @@ class _Compiler:
             raise Unsupported("an `initiative` with results or traits", s.pos)
         self._emit("if any_: raise Bail", depth)           # E312: after someone acted
         self._emit(f"F, i = initiative(F, i, {len(drama.members)}, bits, draw); nf = len(F)", depth)
+
+    def _time(self, s: n.Calm | n.Rest, depth: int) -> None:
+        """`calm` and `rest` (`Game.pass_time`): only a full rest changes what a simulation
+        counts, every party restored (R16, point 12: the rests since the last situation add up)."""
+        seconds = self.settings.seconds(s.duration)
+        if self.drama is not None or seconds < 0:
+            raise Unsupported(f"a `{_word(s)}` the plan does not take", s.pos)
+        if type(s) is n.Rest:
+            full = self.settings.seconds(self.settings.full_rest)
+            self._emit(f"rested += {seconds}", depth)
+            self._emit(f"if rested >= {full}:", depth)
+            self._emit("rested = 0; " + "; ".join(f"a{k} = {self.names.sheets[pid].quintessence}"
+                                                  for k, pid in enumerate(self.ids)), depth + 1)
+        else:
+            self._emit("pass", depth)
+
+    def _variable(self, name: str) -> str:
+        if name not in self.state:
+            self.state[name] = len(self.state)
+        return f"v{self.state[name]}"
+
+    def _set(self, s: n.SetState, depth: int) -> None:
+        """`set`: a flag or a counter (`Interpreter._set`, `State.set`)."""
+        name = s.name.text
+        if name in self.names.known() or name in GLOBALS:
+            self._emit("raise Bail", depth)         # E208
+            return
+        value = self._value(s.value) if not isinstance(s.value, bool) else None
+        variable = self._variable(name)
+        if value is None:
+            self._emit(f"{variable} = set_flag({variable}, {s.value!r})", depth)
+        else:
+            self._emit(f"{variable} = set_counter({variable}, {value})", depth)
 
     # ------------------------------------------------------------ duels
 
@@ -446,6 +441,8 @@ class _Compiler:
             return "True" if self.drama is not None else "False"
         if kind is n.Compare:
             return f"({self._value(c.left)} {_OPS[c.op]} {self._value(c.right)})"
+        if kind is n.Flag:
+            return f"flag({self._variable(c.name.text)})"
         raise Unsupported(f"a condition `{type(c).__name__}`", c.pos)
 
     def _value(self, v) -> str:
@@ -455,6 +452,8 @@ class _Compiler:
             return str(int(v.value))
         if v.kind == "round":
             return "rnd" if self.drama is not None else "0"
+        if v.kind == "counter":
+            return f"counter({self._variable(v.name.text)})"
         if v.kind in ("quintessence", "damage"):
             k = self._party(v.party, possessed=True)
             return f"a{k}" if v.kind == "quintessence" else f"({self.names.sheets[self.ids[k]].quintessence} - a{k})"

@@ -42,6 +42,7 @@ class Tally:
         self.finals = [[0] * (most + 1) for most in plan.maxima]    # party -> quintessence -> runs
         self.rounds = [Counter() for _ in plan.dramas]              # situation -> rounds -> runs
         self.masks = [Counter() for _ in plan.dramas]               # situation -> who fell (bits) -> runs
+        self.states = [Counter() for _ in plan.state]               # flag or counter -> value at the end -> runs
         self.first: int | None = None               # the first run counted (for the order of situations)
 
     @property
@@ -72,8 +73,9 @@ class Tally:
             loop["passes"][passes] += times
             loop["ended"][ended] += times
             loop["bound"][slots[slot].bound] += times
-        for name, value in plan.state.items():
-            aggregate.state.setdefault(name, Counter())[value] += runs
+        for name, values in zip(plan.state, self.states):
+            if values:
+                aggregate.state.setdefault(name, Counter()).update(values)
 
     def _drama(self, aggregate, position: int, drama, runs: int) -> None:
         first = (self.first, position)

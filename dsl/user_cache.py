@@ -1,17 +1,20 @@
-"""The user's cache folder of drama: what is derived from the bundled files (the grammar's parser, the phrase books read) and kept between runs.
+"""The user's cache folder of drama: what is derived from files and costs time to make again (the grammar's parser, the phrase books and catalogues read, the built-in templates compiled), kept between runs.
 
-Everything kept here is rebuilt from its source when the source changes: each
-entry holds (or is named by) what it was made from, and its reader checks it.
-A folder that cannot be written means no cache, never an error: the work is
-then done again on every run.
+Each entry holds what it was made from and is used only for that: a source
+that changed is made again (`kept`). A folder that cannot be written means no
+cache, never an error: the work is then done again on every run.
 """
 
 from __future__ import annotations
 
+import marshal
 import os
 from pathlib import Path
+from typing import Callable, TypeVar
 
-__all__ = ["folder", "write"]
+__all__ = ["folder", "write", "kept"]
+
+T = TypeVar("T")
 
 
 def folder() -> Path | None:
@@ -42,3 +45,30 @@ def write(path: Path, data: bytes) -> bool:
         except OSError:
             pass
         return False
+
+
+def kept(name: str, source: str | bytes, make: Callable[[], T], *, version=1) -> T:
+    """What `make()` gives for `source` (the text it is made from, whole), kept in the folder
+    as `NAME-CRC.marshal` with `version` and `source` themselves, and read back only while both
+    are the same: an edited source, or a new version of what `make` does, is made again. The
+    value is plain data that `marshal` keeps (text, numbers, lists, mappings, code); one it
+    cannot keep is given, not kept."""
+    import zlib
+    where = folder()
+    if where is None:
+        return make()
+    raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    entry = where / f"{name}-{zlib.crc32(raw):08x}.marshal"
+    try:
+        stored = marshal.loads(entry.read_bytes())
+        if type(stored) is tuple and len(stored) == 3 and stored[0] == version and stored[1] == source:
+            return stored[2]
+    except (OSError, EOFError, ValueError, TypeError):
+        pass                                # not kept yet, or unreadable: made again
+    value = make()
+    try:
+        data = marshal.dumps((version, source, value))
+    except ValueError:                      # pragma: no cover - a value marshal cannot keep
+        return value
+    write(entry, data)
+    return value

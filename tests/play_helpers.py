@@ -158,7 +158,7 @@ class Screen:
     what is redrawn in place is read as the game master sees it, not as the bytes that drew it."""
 
     def __init__(self, *args: str, rows: int = 30, columns: int = 100, timeout: float = 20, cwd: str | None = None,
-                 colour: bool = True):
+                 colour: bool = True, path: str | None = None):
         import pexpect
         import pyte
         self.pexpect = pexpect
@@ -166,6 +166,8 @@ class Screen:
         if colour:
             environment.pop("NO_COLOR", None)
         environment.update(COLUMNS=str(columns), LINES=str(rows))
+        if path is not None:                  # the code played (a benchmark's checkout from before a change)
+            environment["PYTHONPATH"] = path
         self.child = pexpect.spawn(sys.executable, ["-m", "dsl", "play", *args], env=environment, encoding="utf-8",
                                    timeout=timeout, dimensions=(rows, columns), cwd=cwd)
         self.screen = pyte.Screen(columns, rows)

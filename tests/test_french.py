@@ -96,7 +96,7 @@ def test_the_ford_in_french(request):
     assert "Elle ouvre le bal" in flat and "La garde en fait les frais" in flat      # elle, singular
     assert "La garde presse Ilse, décidée à la repousser" in flat             # feminine, as la garde
     assert "la garde du gué" in flat and "The guard" not in flat
-    assert "se joue d'Orm" in flat and "oppose une réplique cinglante au jury" in flat
+    assert "se joue d'Orm" in flat and re.search(r"(oppose|avance) une réplique cinglante (au|devant le) jury", flat)
     _reads_as_french(text)
 
 

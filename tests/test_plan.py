@@ -1,9 +1,10 @@
 """The compiled plan of `drama simulate` (`dsl/simulation_plan.py`) against the interpreter, run for run.
 
 Random scripts of what the plan takes (duels rolled or with dice given, `round`,
-`initiative`, `if` and `repeat` on defeats, quintessence, damage and rounds,
-`end drama` in every arm of an `if`, a second situation) with random pools
-and tie policies: each run's counts through the plan (`Tally.into`) must be
+`initiative`, `if` and `repeat` on defeats, quintessence, damage, rounds,
+flags and counters, `set`, `end drama` in every arm of an `if`, `calm` and
+`rest` after it, a second situation) with random pools, tie policies and
+starting state: each run's counts through the plan (`Tally.into`) must be
 the `Aggregate` that the interpreter's summary of the same seed makes, and
 whole ranges of runs the same counts either way; a run the plan gives up on
 (`Bail`: a party acting twice in a round, an `initiative` after an action)
@@ -50,7 +51,7 @@ parties:
     quintessence: {q[3]}
     traits: {{Numbers: 1}}
     moves: {{strike: Numbers, defend: Numbers}}
-"""
+{state}"""
 SETTING = "name: Test\nround: 6 seconds\ndice: {{sides: {sides}, high: {high}}}\nties: {ties}\n"
 PARTIES = ("Ash", "Wren", "Chief", "Raiders")
 
@@ -74,7 +75,7 @@ def turns(draw):
 
 @st.composite
 def condition(draw, depth=0):
-    kind = draw(st.integers(0, 6 if depth < 1 else 4))
+    kind = draw(st.integers(0, 8 if depth < 1 else 6))
     if kind == 0:
         return f"{draw(party)} is {draw(st.sampled_from(['', 'not ']))}defeated"
     if kind == 1:
@@ -87,6 +88,10 @@ def condition(draw, depth=0):
     if kind == 4:
         return f"{draw(party)} quintessence + {draw(party)} quintessence > {draw(st.integers(0, 9))}"
     if kind == 5:
+        return draw(st.sampled_from(["lost", "not lost", "spotted"]))       # flags, set or not
+    if kind == 6:
+        return f"gold {draw(st.sampled_from(['<', '>=']))} {draw(st.integers(0, 6))}"    # a counter, set or not
+    if kind == 7:
         return f"{draw(condition(depth + 1))} and {draw(condition(depth + 1))}"
     return f"not {draw(condition(depth + 1))} or {draw(condition(depth + 1))}"
 
@@ -101,7 +106,9 @@ def body(draw, depth=0):
         elif kind == 3:
             lines.append("round")
         elif kind == 4:
-            lines.append("initiative" if draw(st.integers(0, 3)) == 0 else "round")
+            lines.append(draw(st.sampled_from(["initiative", "round", "set lost", "set lost = false",
+                                               "set gold = gold + 1", f"set gold = {draw(party)} quintessence",
+                                               "set gold = 3", "set spotted = true"])))
         elif kind <= 6:
             arms = [f"if {draw(condition())}", draw(body(depth + 1))]
             if draw(st.booleans()):
@@ -128,13 +135,15 @@ def scripts(draw):
             parts += ["end drama"]
         if draw(st.booleans()):     # after the situation: `was` is not `is` any more
             parts += [f"if {draw(condition())}", "> The mist lifts.", "end"]
+        parts += draw(st.lists(st.sampled_from(["rest 1 day", "rest 2 days", "calm 1 hour", "rest 1 hour"]),
+                               max_size=2))
     return "\n".join(parts) + "\n"
 
 
-def planned(folder: Path, script: str, quintessence, setting: tuple):
+def planned(folder: Path, script: str, quintessence, setting: tuple, state: str = ""):
     sides, high, ties = setting
     write(folder, "setting.yaml", SETTING.format(sides=sides, high=high, ties=ties))
-    write(folder, "cast.yaml", CAST.format(q=quintessence))
+    write(folder, "cast.yaml", CAST.format(q=quintessence, state=state))
     write(folder, "script.drama", script)
     path = write(folder, "scenario.yaml", "title: T\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n")
     try:
@@ -153,11 +162,13 @@ def interpreted(prepared, index: int, seed: int) -> Aggregate:
 @given(scripts(), st.lists(st.integers(0, 7), min_size=4, max_size=4),
        st.sampled_from([(6, 6, "random"), (6, 5, "actor"), (6, 6, "defender"), (6, 6, "vote"), (8, 7, "random"),
                         (20, 18, "random")]),
-       st.integers(0, 2 ** 32))
-def test_a_planned_run_counts_what_the_interpreters_run_counts(script, quintessence, setting, seed):
+       st.integers(0, 2 ** 32), st.sampled_from(["state: {gold: 2, lost: false, spotted: false}\n",
+                                                 "state: {lost: true, gold: 0, spotted: true}\n"] * 4 + [""]))
+def test_a_planned_run_counts_what_the_interpreters_run_counts(script, quintessence, setting, seed, state):
     with tempfile.TemporaryDirectory() as folder:
-        prepared = planned(Path(folder), script, quintessence, setting)
+        prepared = planned(Path(folder), script, quintessence, setting, state)
         if prepared is None:
+            event("a script the checker refuses")
             return
         plan, why = prepared.plan()
         assert plan is not None, why

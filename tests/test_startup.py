@@ -85,16 +85,15 @@ def test_the_cached_parser_is_what_lark_generates_from_the_grammar_now(tmp_path)
     from lark import Lark
     first = drama("check", str(SKIRMISH), cache=tmp_path)
     assert first.returncode == 0, first.stderr
-    entries = list((tmp_path / "drama").glob("parser-*.marshal"))
+    entries = list((tmp_path / "drama").glob("parser.*.marshal"))
     assert len(entries) == 1
-    kept = marshal.loads(entries[0].read_bytes())
+    _, made_from, (source, code) = marshal.loads(entries[0].read_bytes())
     text = (ROOT / "grammar" / "drama.lark").read_text(encoding="utf-8")
-    assert kept[2] == grammar.grammar_text() == text
-    source = kept[3]
+    assert made_from.endswith("\n" + text) and grammar.grammar_text() == text
     assert source.split("\nDATA = (")[0] == grammar.generate(text).split("\nDATA = (")[0]
     assert "Lark_StandAlone" in source and "import pickle" not in source
-    assert kept[4] == compile(source, kept[4].co_filename, "exec")
-    assert _tables(_module_of(kept[4]).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
+    assert code == compile(source, code.co_filename, "exec")
+    assert _tables(_module_of(code).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
     # a second start reads the entry (it is not made again) and checks the same
     before = entries[0].stat().st_mtime_ns
     again = drama("check", str(SKIRMISH), cache=tmp_path)
@@ -105,14 +104,13 @@ def test_the_cached_parser_is_what_lark_generates_from_the_grammar_now(tmp_path)
 def test_a_cached_parser_of_another_grammar_is_never_used(tmp_path):
     """An entry that holds another grammar's parser (under this grammar's name) is made again."""
     drama("check", str(SKIRMISH), cache=tmp_path)
-    entry, = (tmp_path / "drama").glob("parser-*.marshal")
-    kept = marshal.loads(entry.read_bytes())
-    other = kept[2].replace("scene", "scena")
-    entry.write_bytes(marshal.dumps((kept[0], kept[1], other, "raise SystemExit(3)",
-                                     compile("raise SystemExit(3)", "x", "exec"))))
+    entry, = (tmp_path / "drama").glob("parser.*.marshal")
+    version, made_from, _ = marshal.loads(entry.read_bytes())
+    other = made_from.replace("scene", "scena")
+    entry.write_bytes(marshal.dumps((version, other, ("raise SystemExit(3)", compile("raise SystemExit(3)", "x", "exec")))))
     done = drama("check", str(SKIRMISH), cache=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert marshal.loads(entry.read_bytes())[2] == kept[2]
+    assert marshal.loads(entry.read_bytes())[1] == made_from
 
 
 def test_without_a_cache_folder_the_parser_is_generated_each_time(tmp_path):
@@ -132,6 +130,78 @@ def test_the_parse_errors_are_the_parsers_own_classes():
     assert caught.value.code == "E001"
     assert issubclass(grammar.UnexpectedToken, grammar.UnexpectedInput)
     assert grammar.UnexpectedInput.__module__ == grammar.MODULE
+
+
+def _scripts() -> list[str]:
+    """Every script of the repository's scenarios and tests, and each with a slip in every line."""
+    texts = [path.read_text(encoding="utf-8") for folder in ("scenarios", "tests")
+             for path in sorted((ROOT / folder).rglob("*.drama"))]
+    slips = []
+    for text in texts[:20]:
+        lines = text.split("\n")
+        for index in range(0, len(lines), 3):
+            slips.append("\n".join(lines[:index] + [lines[index] + " -> \u00a7 ==", *lines[index + 1:]]))
+    return texts + slips
+
+
+def _read_all(lark, texts) -> list:
+    """What a parser makes of each text: its tree (the tokens' types, text and places) or its error."""
+    out = []
+    for text in texts:
+        try:
+            out.append(repr(lark.parse("\n" + text + "\n")))
+        except grammar.UnexpectedInput as error:
+            out.append((type(error).__name__, error.line, error.column, sorted(getattr(error, "expected", ()) or ()),
+                        sorted(getattr(error, "allowed", ()) or ())))
+    return out
+
+
+def test_the_scanners_find_the_tokens_lark_s_own_find():
+    """grammar._Scanner (each terminal's pattern compiled once, tried in order) reads every script
+    of the repository, and a slip in each line of twenty of them, as Lark's Scanner (one
+    alternation of the terminals a state accepts) does: the same trees, the same errors."""
+    module = grammar.standalone()
+    texts = _scripts()
+    assert len(texts) > 100
+    ours = _read_all(module.Lark_StandAlone(), texts)
+    module.Scanner = module.LarkScanner               # (a scanner is built when a lexer first reads)
+    try:
+        theirs = _read_all(module.Lark_StandAlone(), texts)
+    finally:
+        module.Scanner = grammar._Scanner
+    assert ours == theirs
+    assert sum(isinstance(result, tuple) for result in ours) > 50       # the slips are errors
+
+
+# ---------------------------------------------------------------------------
+# a scenario's catalogue, read once for its bytes
+
+
+def test_a_catalogue_read_from_the_cache_gives_the_same_checks_and_transcript(tmp_path):
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a folder")
+    runs = [(drama("check", str(SKIRMISH), "--lang", "fr", cache=cache),
+             drama("run", str(SKIRMISH), "--as", "transcript", "--lang", "fr", cache=cache))
+            for cache in (unwritable, tmp_path, tmp_path)]
+    shown = [[(done.returncode, done.stdout, done.stderr) for done in pair] for pair in runs]
+    assert shown[0] == shown[1] == shown[2]
+    entry, = (tmp_path / "drama").glob("catalogue-*.marshal")
+    raw = (SKIRMISH.parent / "locale" / "fr.po").read_bytes()
+    assert marshal.loads(entry.read_bytes())[1] == raw
+
+
+def test_a_catalogue_that_cannot_be_read_is_an_error_every_time(tmp_path):
+    """E127 is never kept: the same error at each check."""
+    import shutil
+    scenario = tmp_path / "skirmish"
+    shutil.copytree(SKIRMISH.parent, scenario)
+    po = scenario / "locale" / "fr.po"
+    po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "unclosed\n', encoding="utf-8")
+    cache = tmp_path / "cache"
+    runs = [drama("check", str(scenario / "scenario.yaml"), cache=cache) for _ in range(2)]
+    assert runs[0].returncode == runs[1].returncode == 1
+    assert "E127" in runs[0].stderr and runs[0].stderr == runs[1].stderr
+    assert not list((cache / "drama").glob("catalogue-*.marshal"))
 
 
 # ---------------------------------------------------------------------------
@@ -154,7 +224,7 @@ def test_a_bundled_phrase_book_from_the_cache_tells_what_its_yaml_says(lang, tmp
     raw = (phrasebook.PHRASES / f"{lang}.yaml").read_text(encoding="utf-8")
     entry, = (tmp_path / "drama").glob(f"phrases-{lang}-*.marshal")
     kept = marshal.loads(entry.read_bytes())
-    assert kept[1] == raw and kept[2] == YAML(typ="safe", pure=True).load(raw)
+    assert kept[1] == raw and kept[2] == YAML(typ="safe", pure=True).load(raw)      # (version, text, data)
     assert _told(lang, tmp_path) == first == without  # read from the cache: the same bytes
 
 

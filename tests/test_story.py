@@ -192,6 +192,19 @@ Brann strike -> Tobin with Spear, rolled 5
 Tobin defends with Speed, rolled 1
 end drama
 """,
+    # five identical rounds: Nessa wins each the same way; the middle ones are told at once,
+    # as what they are (Nessa gaining every time), never as `nobody gains an inch`
+    "identical-rounds": """\
+scene "The Long Causeway"
+drama "The Causeway" with Nessa, Tobin, a chase after Tobin
+initiative Nessa 6, Tobin 2
+repeat 5 times
+round
+Nessa track -> Tobin with Tracking, rolled 3
+Tobin defends with Guile, rolled 2
+end
+end drama
+""",
 }
 
 
@@ -239,7 +252,7 @@ def test_the_pursuers_win_and_the_quarry_is_caught(cases):
     text = flat(transcript(events))
     assert "Tobin runs, and Nessa and the hounds give chase" in text
     assert "far behind" not in text and "pulls away" not in text and "gets clear" not in text
-    assert re.search(r"Tobin (is caught|.*no way out)", text), text
+    assert re.search(r"Tobin (is caught|is run to ground|.*no way out)", text), text
     french = flat(transcript(events, "fr"))
     assert "distance" not in french and "abandonne la poursuite" not in french
 
@@ -374,6 +387,84 @@ def test_the_cast_line_and_recap_name_only_who_took_part(tmp_path):
     assert "Fallen: Brann" not in text and re.search(r"back on their feet: Brann", text), text
 
 
+def test_a_list_in_running_text_has_no_semicolons(cases):
+    """A list of names that hold commas (`Wick Alder, the court's scribe`) is held
+    together by semicolons in a list line (the cast line) only; in a sentence
+    each party is named without its apposition, joined as any list."""
+    for name in CASES:
+        text = flat(transcript(dsl.run(cases[name])))
+        cast_line, _, rest = text.partition(". ")
+        body = rest.split("What came of it")[0]
+        assert ";" not in body, (name, body)
+        assert "the court's scribe," not in body and "gate warden," not in body, (name, body)
+    text = flat(transcript(dsl.run(cases["fallen-in-a-loop"])))
+    assert text.startswith("Test With Wick Alder, the court's scribe; Nessa the Hound-Mistress; and the grey hounds.")
+    assert "Nessa the Hound-Mistress, Wick Alder and the grey hounds" in text
+
+
+def test_identical_rounds_are_told_at_once_as_what_they_are(cases):
+    """Rounds with nothing new (here: five the same) are one sentence, true to
+    them: the same party won every comparison of them, so it says who."""
+    events = dsl.run(cases["identical-rounds"])
+    told: list = []
+    text = flat(transcript(events, told=told))
+    summaries = [fact for kind, fact, _ in told if kind == "summary"]
+    assert summaries, text
+    rounds, acts, winners = summaries[0]
+    assert len(rounds) == 3 and winners == ("Nessa",)
+    assert "For three more rounds Nessa" in text or "For three more rounds Tobin cannot" in text, text
+    assert "nobody gains" not in text and "nothing is decided" not in text
+    actions = [fact for kind, fact, _ in told if kind == "action"]
+    assert len(actions) == 2                     # the first round and the last
+
+
+def test_the_writer_s_words_are_no_refrain(tmp_path):
+    """Wick's `defend` words (`darts behind the cart`) tell a defence, but not at
+    every exchange of a scene: a refrain of the same sentence is told in the
+    phrase book's words in between."""
+    round_ = ("Brann strike -> Wick with Spear, rolled 2\nWick defends, rolled 5\n"
+              "Nessa strike -> Wick with Tracking, rolled 2\nWick defends, rolled 5\n"
+              "Tobin strike -> Wick with Guile, rolled 2\nWick defends, rolled 5\n")
+    script = ('drama "Yard" with Brann, Nessa, Tobin, Wick\ninitiative Brann 6, Nessa 5, Tobin 4, Wick 2\n'
+              + round_ + "round\n" + round_ + "end drama\n")
+    events = dsl.run(make_scenario(tmp_path, script, setting=SETTING, cast=CAST))
+    told: list = []
+    text = flat(transcript(events, told=told))
+    defences = [fact for kind, fact, _ in told if kind == "defence"]
+    assert 1 <= len(defences) <= 3 and text.count("darts behind the cart") == len(defences), text
+    steps = sorted(c.step for c in defences)
+    assert all(b - a > 2 for a, b in zip(steps, steps[1:])), steps      # never two exchanges in a row
+
+
+def test_they_is_never_a_person_beside_a_group(cases):
+    """Wick is one person whose pronoun is they: beside the hounds (a they of
+    their own) neither is `they`, which could be either; each is named."""
+    text = flat(transcript(dsl.run(cases["fallen-in-a-loop"])))
+    scene = text.split("The Kennels", 1)[1].split("What came of it")[0]
+    assert not re.search(r"\b(They|they|them|their)\b", scene), scene
+
+
+def test_a_group_named_by_a_singular_noun_is_it(tmp_path):
+    """`the dock crew` without pronouns: its verbs are singular (`the crew tries`),
+    so it is never `they` in the next clause; it is named."""
+    cast = CAST + """  Crew:
+    name: the dock crew
+    short: the crew
+    members: [Fenn, Dov]
+    quintessence: 5
+    traits: {Muscle: 3}
+"""
+    script = ('drama "Quay" with Crew, Tobin, a chase after Tobin\ninitiative Crew 6, Tobin 2\n'
+              "repeat 3 times\nround\nCrew haul -> Tobin with Muscle, roll\nTobin defends with Speed, roll\nend\n"
+              "end drama\n")
+    for seed in range(4):
+        text = flat(transcript(dsl.run(make_scenario(tmp_path / str(seed), script, setting=SETTING, cast=cast),
+                                       seed=seed)))
+        said = text.split("What came of it")[0].replace("On they go", "").replace("between them", "")
+        assert not re.search(r"\b(They|they|them|their)\b", said), text
+        assert not re.search(r"\b[Tt]he crew (are|have|haul|try|close|sprint)\b", text), text
+
+
 # ---------------------------------------------------------------------------
 # the property: every sentence from a fact, each kind held against the events
 
@@ -500,6 +591,25 @@ def check(events: list[dict], told: list, text: str) -> None:
         elif kind == "recap":
             _, parties = fact
             assert set(parties) <= took, (parties, took)
+        elif kind == "summary":
+            rounds, acts, winners = fact
+            steps = {a.step for a in acts}
+            exchanges = []
+            for i in steps:            # an action's exchanges follow it
+                j = i + 1
+                while j < len(events) and events[j]["type"] == "exchange":
+                    exchanges.append(events[j])
+                    j += 1
+            assert len(rounds) >= 2
+            # nothing new in the stretch: no defeat, no recovery, no option among its exchanges
+            for i in steps:
+                assert not fallen[i] & set(side_ids(events[i].get("targets") or []))
+            if winners:
+                # the same parties won every comparison of it, and none of them lost one
+                for e in exchanges:
+                    assert set(side_ids(e["winner"])) <= set(winners), (winners, e["winner"], words)
+                    loser = e["defender"] if e["winner"] == e["attacker"] else e["attacker"]
+                    assert not set(side_ids(loser)) & set(winners), (winners, words)
 
 
 BUNDLED = ["ambush/scenario.yaml", "ashen-pass/with-embers.yaml", "ashen-pass/with-wanderers.yaml",

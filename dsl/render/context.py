@@ -99,7 +99,7 @@ def _party(pid: str, sheet: dict, index: int, start: dict, final: dict, lang: st
     return {
         "id": pid, "name": name, "short": (short := _short(pid, sheet, name, lang)),
         "epithet": localized(sheet.get("epithet"), lang) or (_epithet_in(lang, name, short) if not members else None),
-        "members": members, "pronouns": pronouns, "plural": bool(members) and bool(pronouns and pronouns.split("/")[0] == "they"),
+        "members": members, "pronouns": pronouns, "pronouns_given": bool(sheet.get("pronouns")), "plural": bool(members) and bool(pronouns and pronouns.split("/")[0] == "they"),
         "grammar": sheet.get("grammar"), "words": words, "clauses": {k: localized(v, lang) for k, v in (sheet.get("clauses") or {}).items()},
         "members_text": and_list(members), "group": bool(members), "index": index,
         "color": PALETTE[index % len(PALETTE)], "maximum": sheet.get("maximum", 0),
@@ -270,7 +270,7 @@ class _Builder:
         self.round = {"number": number, "step": step, "key": step, "line": event.get("line"),
                       "time": event.get("time", self.time), "event": round_event,
                       "unused": list((round_event or {}).get("unused") or []),
-                      "drama": self.drama["name"], "entries": []}
+                      "drama": self.drama["name"], "situation": self.drama["step"], "entries": []}
         self.drama["rounds"].append(self.round)
         self.rounds.append(self.round)
 

@@ -6,7 +6,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .grammar import GENDERED, Form, declared, list_form, name_form, party_form
+from .grammar import GENDERED, Form, declared, english_plural_word, list_form, name_form, party_form
 from .phrasebook import PhraseBook
 
 
@@ -20,6 +20,11 @@ class Ref:
     """Parties named in a sentence: one id, a joint side or a list of them."""
 
     ids: tuple[str, ...]
+
+
+def head(name: str) -> str:
+    """A name without its apposition: `Marta Quell` of `Marta Quell, the reeve's bailiff`."""
+    return name.split(",", 1)[0].strip() if "," in name else name
 
 
 class Listed(str):
@@ -54,6 +59,12 @@ class Mentions:
                 return "she" if form.gender == "f" else "he"
             if form is not None:
                 return "they"
+        if p["group"] and not p.get("pronouns_given", True) and self.lang not in GENDERED and "it" in self.book.pronouns:
+            # a group without pronouns, named by a singular noun (`the crew`, `the watch`), is
+            # `it`, as its verbs are singular: never `the crew tries ... and they are`
+            short = str(p.get("short") or p.get("name") or "")
+            form = name_form(short, self.lang)
+            return "they" if (form is not None and form.plural) or english_plural_word(short) else "it"
         if p.get("pronouns"):
             key = p["pronouns"].split("/")[0]
             if key == "it" and self.lang in GENDERED:
@@ -156,19 +167,45 @@ class Mentions:
                             for other in self.last_named if other != pid)
             # a they who is one person: only when nobody else was just named
             ambiguous = ambiguous or (self._pronoun_key(pid) == "they" and not p["group"]
-                                      and self.last_named != {pid})
-            if pronoun is not None and not ambiguous and self.last_form.get((pid,)) != "pronoun":
+                                      and self.last_named != {pid}) or self._they_crowded(pid) \
+                or self._unsaid_it(pid)
+            # not after its members were named (`Aldo, Berthe et Cyr ... Elle`: who?)
+            if pronoun is not None and not ambiguous and self.last_form.get((pid,)) not in ("pronoun", "members"):
                 return pronoun[0], "pronoun"
             # no pronoun to use: not the same words twice in a row, and never
             # the full name again (one person must not read as two): an epithet
             epithet = p.get("epithet")
             if self.last_form.get((pid,)) == "short" and epithet:
                 return epithet, "epithet"
+            # a group: by its members, once they were named (`The crew acts first. Fenn and Dov ...`)
+            members = self.standing_members.get(pid) or []
+            if p["group"] and len(members) > 1 and pid in self.members_told and not self.no_members \
+                    and self.last_form.get((pid,)) == "short":
+                return Listed(self.book, members), "members"
         members = self.standing_members.get(pid) or []
         if alone and p["group"] and len(members) > 1 and mode is None and not start and not self.no_members \
                 and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
             return Listed(self.book, members), "members"
         return p["short"], "short"
+
+    def _unsaid_it(self, pid: str) -> bool:
+        """A group that is `it` only because its name is singular (`the crew`): its
+        verbs agree as `it`, but it is named, not `it`, as the subject of a sentence."""
+        p = self.party.get(pid) or {}
+        return bool(p.get("group")) and not p.get("pronouns_given", True) and self._pronoun_key(pid) == "it"
+
+    def _they_crowded(self, pid: str) -> bool:
+        """Whether `they` could be someone else in the scene: a person who is they
+        beside a group (or another they), or a group beside a person who is they
+        (`The riders close on Vey. They ...`: Vey or the riders?). Then each is named."""
+        if self._pronoun_key(pid) != "they" or pid not in self.party:
+            return False
+        single = not self.party[pid]["group"]
+        for other in self.introduced:
+            if other != pid and other in self.party and self._pronoun_key(other) == "they" \
+                    and (single or not self.party[other]["group"]):
+                return True
+        return False
 
     def _pronoun_form(self, ids: tuple[str, ...], index: int, key: str) -> str:
         """`{P:obj}`, `{P:poss}`: the object or possessive pronoun of a party named
@@ -178,7 +215,7 @@ class Mentions:
         here = self.phrase_named
         clear = set(ids) <= here or (set(ids) <= self.last_named and len(ids) == 1 and not any(
             self._pronoun_key(o) == self._pronoun_key(ids[0]) for o in self.last_named | here if o != ids[0]))
-        if forms is not None and clear:
+        if forms is not None and clear and not (len(ids) == 1 and set(ids) - here and self._they_crowded(ids[0])):
             return forms[index]
         if len(ids) > 1:
             return self.book.join(self._one(pid, "short", False, False, key)[0] for pid in ids)
@@ -205,14 +242,22 @@ class Mentions:
                 self.last_form[ids] = "pronoun"
                 return they[0]
         self.last_form[ids] = "list"
-        return Listed(self.book, [self._one(pid, mode, False, False, key)[0] for pid in ids])
+        parts = [self._one(pid, mode, False, False, key) for pid in ids]
+        if not getattr(self, "list_line", False):
+            # in running text a list names each party without its apposition
+            # (`Marta Quell and Vey Harlan break into a run`, never `Marta Quell,
+            # the reeve's bailiff; ...`): semicolons are for a list line alone
+            # (the cast line, the recap), where the appositions are given
+            return Listed(self.book, [head(text) if form == "full" else text for text, form in parts])
+        return Listed(self.book, [text for text, _ in parts])
 
     def _pronoun_ok(self, ids: tuple[str, ...]) -> bool:
         """Whether a repeated subject can be a pronoun this time."""
-        if self.last_form.get(ids) == "pronoun":
+        if self.last_form.get(ids) in ("pronoun", "members"):
             return False
         if len(ids) > 1:
             return "they" in self.book.pronouns
         pid = ids[0]
-        return self._pronouns(pid) is not None and not any(
+        return self._pronouns(pid) is not None and not self._they_crowded(pid) and not self._unsaid_it(pid) \
+            and not any(
             self._pronoun_key(other) == self._pronoun_key(pid) for other in self.last_named if other != pid)

@@ -35,6 +35,32 @@ def bare(intent: Any) -> str:
     return " ".join([first] + words[1:])
 
 
+_SLOTS = re.compile(r"\{[^{}]*\}")
+# words two phrases may share without echoing each other
+_SHARED = {"the", "a", "an", "to", "and", "of", "it", "its", "his", "her", "their", "them", "him", "is", "are",
+           "with", "in", "for", "from", "by", "as", "be", "that", "this", "but", "so", "not", "no"}
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of a text that would echo if said twice in a sentence, in their
+    base form (`runs` and `run`, `sets` and `set`)."""
+    out = set()
+    for word in re.findall(r"[a-z']+", str(text).lower()):
+        if word not in _SHARED and len(word) > 1:
+            out.add(bare(word))
+    return out
+
+
+def subject_role(text: str) -> str | None:
+    """The role that is a phrase's subject: the one it opens with (`{D} cannot stop
+    it`), else the one its first agreeing word agrees with (`Facing {T}, {A}
+    {A|sets|set} out`: A); None when neither says (then the first role named)."""
+    found = list(slots(text))
+    if found and found[0][0].start() == 0:
+        return found[0][1]
+    return next((r for _, r, _, f in found if f), None)
+
+
 @dataclass(frozen=True)
 class Words:
     """The writer's words, with `{target}` standing for the role `T`; `agree`
@@ -118,8 +144,12 @@ class Narrator(Mentions):
         self.standing_members = {pid: list(p["members"]) for pid, p in self.party.items()}
         self.members_told: set[str] = set()       # groups whose members were named (once in a transcript)
         self.opened_with_name = False             # the last phrase filled began with a name
+        self.opened_pronoun = ""                  # the pronoun it began with, if it did
+        self.subject_pronoun = False              # its subject was a pronoun
+        self.phrase_subject: tuple[str, ...] | None = None   # who it named as its subject, if anyone
         self.phrase_named: set[str] = set()       # who the phrase being filled has named so far
         self.no_members = False                   # the slot being filled comes after a comma
+        self.list_line = False                    # a line that is a list (the recap): names in full, `;` if need be
         self.kind = DEFAULT_KIND
 
     # ------------------------------------------------------------ scenes
@@ -151,15 +181,24 @@ class Narrator(Mentions):
 
     # ------------------------------------------------------------ phrases
 
-    def _repeats(self, text: str, roles: dict) -> bool:
+    def _repeats(self, text: str, roles: dict, soft: bool = False) -> bool:
         """Whether a phrase would name the last sentence's subject again, first,
         in the same way (no pronoun to use): never the same subject twice in a row."""
-        for match, role, mode, forms in slots(text):
-            if forms:
+        found = list(slots(text))
+        subject = subject_role(text)
+        for match, role, mode, forms in found:
+            if forms or subject not in (None, role):
                 continue
+            if subject is None and match.start():
+                return False          # no subject named first (`That finishes {P}`)
             value = roles.get(role)
-            return (isinstance(value, Ref) and value.ids == self.last_subject and not match.start()
-                    and not self._pronoun_ok(value.ids))
+            if not (isinstance(value, Ref) and value.ids == self.last_subject):
+                return False
+            # at the start a pronoun may stand for it; after an opening phrase it is named again
+            # (`It is no contest: Wick carries it`: `soft` lets that pass, rather than a phrase used before)
+            if match.start():
+                return not soft
+            return not self._pronoun_ok(value.ids)
         return False
 
     def _no_pronoun(self, text: str, roles: dict) -> bool:
@@ -194,22 +233,38 @@ class Narrator(Mentions):
         from the seed and the key; a phrase that would name the last subject
         again first is taken only when no other is left."""
         facts.setdefault("kind", self.kind)
+        # `lead`: the phrase comes after an opening of its own (`At last, ...`), so
+        # one that opens with a phrase of its own (`Facing {T}, ...`) is taken last
+        lead = facts.pop("lead", False)
+        # `avoid`: the writer's words the phrase takes in (an intent): a phrase whose own words
+        # they share is taken last (`sets out to read out the toll`, `runs Orm down, trying to run...`)
+        avoid = _content_words(facts.pop("avoid", ""))
         levels: dict[int, list[str]] = {}
+        # a phrase naming a role that is nobody (a choice no party makes) is no phrase for it
+        empty = {r for r, v in (roles or {}).items() if isinstance(v, Ref) and not v.ids}
         for phrase in self.book.phrases.get(outcome, ()):
             if all(facts.get(fact) in values for fact, values in phrase.when.items()):
-                levels.setdefault(len(phrase.when), []).extend(phrase.say)
+                says = [o for o in phrase.say if (o.startswith("{") or not lead)
+                        and not (avoid & _content_words(_SLOTS.sub(" ", o)))]
+                levels.setdefault(len(phrase.when), []).extend(says or phrase.say)
+        if empty:
+            kept = {n: [o for o in says if not any(r in empty for _, r, _, _ in slots(o))] for n, says in levels.items()}
+            if any(kept.values()):
+                levels = {n: says for n, says in kept.items() if says}
         if not levels:
             return ""
         ordered = [levels[n] for n in sorted(levels, reverse=True)]
         seed = stable_hash(f"{self.seed}:{key}:{outcome}")
-        repeats = (lambda o: self._repeats(o, roles) or self._no_pronoun(o, roles)
+        repeats = (lambda o, soft=False: self._repeats(o, roles, soft) or self._no_pronoun(o, roles)
                    or self._unknown_gender(o, roles)) if roles \
-            else (lambda o: False)
+            else (lambda o, soft=False: False)
         choice = None
         # a phrase not used yet in the scene and not naming the last subject
-        # again, from the most specific level that has one; else the one used
-        # longest ago that does not repeat; else one not used yet; else the oldest
-        for wanted, fresh in ((lambda o: not repeats(o), True), (lambda o: not repeats(o), False),
+        # again, from the most specific level that has one; else one not used yet
+        # that names it again after an opening phrase; else the one used longest
+        # ago that does not repeat; else one not used yet; else the oldest
+        for wanted, fresh in ((lambda o: not repeats(o), True), (lambda o: not repeats(o, True), True),
+                              (lambda o: not repeats(o), False), (lambda o: not repeats(o, True), False),
                               (lambda o: True, True), (lambda o: True, False)):
             for options in ordered:
                 fitting = [o for o in options if wanted(o) and (o not in self.used or not fresh)]
@@ -240,6 +295,8 @@ class Narrator(Mentions):
         words_used: dict[str, str] = {}
         apposition = False
         self.phrase_named = named
+        self.subject_pronoun = False
+        wanted = subject_role(text)
         for match, role, mode, forms in slots(text):
             piece = text[at:match.start()]
             # a name with an apposition (`Harrow, chef des pillards`) is closed by a comma, also
@@ -270,8 +327,9 @@ class Narrator(Mentions):
             forms_used[role] = self.last_form.get(value.ids, "") if isinstance(value, Ref) else ""
             words_used.setdefault(role, words)
             if isinstance(value, Ref):
-                if subject is None:
+                if subject is None and wanted in (None, role):
                     subject = value.ids
+                    self.subject_pronoun = forms_used[role] == "pronoun"
                 named.update(value.ids)
                 apposition = len(value.ids) == 1 and ", " in words and forms_used[role] in ("full", "short")
             if out:       # where the words meet, as the language joins them (`de le jury` -> `du jury`)
@@ -279,10 +337,15 @@ class Narrator(Mentions):
             out.append(words)
         rest = text[at:]
         out.append(("," + rest) if apposition and re.match(r" \w", rest) else rest)
+        self.phrase_subject = subject
         if subject is not None:
             self.last_subject = subject
             self.last_named = named
         first = next(iter(slots(text)), None)
+        at_start = first is not None and not text[:first[0].start()].strip()
+        # the pronoun the phrase opened with, if any (`it`: no clause after a comma begins with it)
+        self.opened_pronoun = words_used.get(first[1], "") if at_start and forms_used.get(first[1]) == "pronoun" \
+            else ""
         self.opened_with_name = bool(first is not None and not text[:first[0].start()].strip()
                                      and forms_used.get(first[1]) not in (None, "pronoun")
                                      and isinstance(roles.get(first[1]), Ref))

@@ -32,7 +32,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "member_lost": ("P", "M"), "choice": ("P", "where", "option"),
     "choice_to": ("P", "where", "option"), "calm": ("D",), "rest": ("D",), "restored": ("P",),
     "end": ("name",), "recap_standing": ("P",), "recap_fallen": ("P",), "recap_came_back": ("P",),
-    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",),
+    "recap": (), "summary": ("all", "N"), "summary_worst": ("P",), "summary_lead": ("W", "L", "N"),
 }
 # the facts a phrase's `when` may test
 FACTS = ("kind", "settled", "double", "returned", "helped", "first", "alone", "role", "won", "used", "question")
@@ -70,16 +70,24 @@ class PhraseBook:
         return self.locale.plural_form(count)
 
     def join(self, items: list[str]) -> str:
-        """A flat list in this language's pattern (Babel): `a, b and c`, `a, b et c`."""
+        """A flat list in this language's pattern (Babel): `a, b and c`, `a, b et c`;
+        with semicolons when three or more items and one holds a comma (a list
+        line: the running text names parties without their appositions)."""
         from babel.lists import format_list
         items = [str(x) for x in items]
         if len(items) <= 1:
             return "".join(items)
-        if len(items) > 2 and any("," in item for item in items):
+        if (len(items) > 2 and any("," in item for item in items)) or (len(items) == 2 and "," in items[1]
+                                                                         and "," in items[0]):
             # a name that holds a comma (`Ilse Varga, harbour advocate`): semicolons
             between = self.words.get("list_semicolon", "; ")
             last = self.words.get("list_semicolon_last", "; and ")
             return between.join(items[:-1]) + last + items[-1]
+        if len(items) == 2 and "," in items[0] and "," not in items[1]:
+            # `the reeve's riders and Marta Quell, the reeve's bailiff`: the name with an
+            # apposition last, where its comma cannot read as the list's (a list line's
+            # order is no fact of the story)
+            items = [items[1], items[0]]
         joined = format_list(items, locale=self.locale)
         if len(items) == 2 and "," in items[0] and joined.startswith(items[0] + " "):
             # a name with an apposition is closed by a comma: `Harrow, chef des pillards, et les pillards`
@@ -138,35 +146,13 @@ def _yaml(path: str, raw: str):
                          position=Position(path, mark.line + 1, mark.column + 1) if mark else Position(path, 1))
 
 
-# the shape of a phrase book's entry in the user's cache (`_bundled_data`)
-_CACHED_FORMAT = 1
-
-
 def _bundled_data(path: str, raw: str):
     """The data of a bundled phrase book: ruamel.yaml's pure-Python reading of the
     YAML takes about as long as the rest of a `drama run` of a short scenario, so
-    the data read is kept in the user's cache folder (dsl/user_cache.py), with the
-    text it was read from, and used while the book's text is that (issue 28; the
-    test of the cache is in tests/test_startup.py)."""
-    import marshal
-    import zlib
+    the data read is kept in the user's cache folder (dsl/user_cache.py) with the
+    text it was read from, and used while the book's text is that (issue 28)."""
     from .. import user_cache
-    folder = user_cache.folder()
-    if folder is None:
-        return _yaml(path, raw)
-    entry = folder / f"phrases-{Path(path).stem}-{zlib.crc32(raw.encode('utf-8')):08x}.marshal"
-    try:
-        kept = marshal.loads(entry.read_bytes())
-        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (_CACHED_FORMAT, raw):
-            return kept[2]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass                            # not cached yet, or unreadable: read again
-    data = _yaml(path, raw)
-    try:
-        user_cache.write(entry, marshal.dumps((_CACHED_FORMAT, raw, data)))
-    except ValueError:                  # pragma: no cover - a value marshal cannot keep: not cached
-        pass
-    return data
+    return user_cache.kept(f"phrases-{Path(path).stem}", raw, lambda: _yaml(path, raw))
 
 
 def _read(path: str) -> PhraseBook:

@@ -24,6 +24,14 @@ _NOT_VERBS = {"the", "a", "an", "this", "that", "these", "those", "my", "our", "
               "right", "up", "down"}
 
 
+_ARTICLES = {"the", "a", "an"}
+# the first words of a label that say where or when the choice is made (`At the river`)
+_PLACES = {"at", "by", "in", "on", "before", "after", "under", "over", "near", "beside", "across", "beyond",
+           "outside", "inside", "upon", "beneath", "below", "above", "when", "where", "once", "as", "with",
+           "into", "onto", "through", "past", "behind", "between", "among", "along", "around", "at", "during",
+           "facing", "within", "without", "from", "to", "toward", "towards", "off", "if", "while", "now", "then"}
+
+
 class Teller(SituationTelling, ExchangeTelling):
     """The `narrate` filter and its friends: one per rendering."""
 
@@ -38,6 +46,8 @@ class Teller(SituationTelling, ExchangeTelling):
         self._mergeable = False
         self._raw = ""
         self._raw_named = False
+        self._raw_pronoun = ""
+        self._raw_again = False
 
     # ------------------------------------------------------------ helpers
 
@@ -228,12 +238,21 @@ class Teller(SituationTelling, ExchangeTelling):
         first = taken.split(" ", 1)[0].lower() if taken else ""
         english = self.n.book.english_verbs
         verb = first not in _NOT_VERBS if english else self.n.lang == "fr" and bool(_FRENCH_INFINITIVE.fullmatch(first))
-        option = taken[:1].lower() + taken[1:] if verb else taken
+        # a verb goes on after `to`; an article is lower case inside a sentence (`falls on the old ford`)
+        option = taken[:1].lower() + taken[1:] if verb or (english and first in _ARTICLES) else taken
         outcome = "choice_to" if verb else "choice"
-        question = label.endswith(("?", "!", ":"))
-        return sentence(self._say("choice", item["step"], outcome, str(item["key"]),
-                                  {"P": Ref(ids), "where": label.rstrip(":"), "option": option},
-                                  question=question, alone=not ids))
+        question = label.endswith(("?", "!"))
+        where = label.rstrip(":").rstrip()
+        about = self.n.book.words.get("choice_about")
+        if english and about and not question and where.split(" ", 1)[0].lower() not in _PLACES:
+            # `The bridge` is no place to stand: `As for the bridge, the choice is to burn it`
+            head = where.split(" ", 1)[0]
+            where = about.replace("%s", (head.lower() if head.lower() in _ARTICLES else head) + where[len(head):])
+        text = self._say("choice", item["step"], outcome, str(item["key"]),
+                         {"P": Ref(ids), "where": where, "option": option}, question=question, alone=not ids)
+        # the label's question ends a sentence: what follows it begins one
+        text = re.sub(r"([?!]) (\w)", lambda m: m.group(1) + " " + m.group(2).upper(), text)
+        return sentence(text)
 
     def recap(self, parties: list[dict]) -> str:
         """Who took part and stands at the end, who fell and stayed down, who fell
@@ -247,6 +266,7 @@ class Teller(SituationTelling, ExchangeTelling):
         standing = tuple(p for p in took if p not in fallen and p not in back)
         out = []
         n.introduced = set()
+        n.list_line = True
         if standing:
             out.append(sentence(self._say("recap", ("standing", standing), "recap_standing", "recap",
                                           {"P": Ref(standing)})))
@@ -254,6 +274,7 @@ class Teller(SituationTelling, ExchangeTelling):
             out.append(sentence(self._say("recap", ("back", back), "recap_came_back", "recap", {"P": Ref(back)})))
         if fallen:
             out.append(sentence(self._say("recap", ("fallen", fallen), "recap_fallen", "recap", {"P": Ref(fallen)})))
+        n.list_line = False
         return join(out)
 
     def _down(self, pid: str) -> bool:

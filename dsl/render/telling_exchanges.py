@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .grammar import GENDERED
 from .narrator import Ref, english_bare, join, sentence, stable_hash
 from .story import Act, Clash
 
@@ -13,6 +14,7 @@ class ExchangeTelling:
         n = self.n
         k = str(act.step)
         out: list[str] = []
+        self._exchanges_told = getattr(self, "_exchanges_told", 0) + 1
         attacker = Ref(act.actors)
         held = self._say("held", act, "held", k, {"P": Ref(act.declared_hold)}) if act.declared_hold else ""
         targets = Ref(act.target_ids)
@@ -20,28 +22,31 @@ class ExchangeTelling:
         intent = act.intent
         words = self._words(act.actors[0], intent) if len(act.actors) == 1 else {}
         role = self._role(act.step, act.actors) or "none"
+        lead = bool(held)
         says = words.get("says")
         if says and gm and "{target}" in says:
             says = None                       # the words are aimed at a party: not at a target number
+        says = self._fresh(act.actors[0], intent, "says", says)
         if not intent.strip() and not says:
             # the writer's words have no translation in the language: told without them (dsl/catalogue.py)
-            text = n.say("act_gm_plain" if gm else "act_plain", k, {"A": attacker, "T": targets}, role=role)
+            text = n.say("act_gm_plain" if gm else "act_plain", k, {"A": attacker, "T": targets}, role=role, lead=lead)
         elif says:
             text = n.fill("{A} {S}", k + ":act", {"A": attacker, "S": n.words(says, "A"), "T": targets})
         elif (act.quoted or " " in intent.strip()) and not act.move:
             verb = english_bare(intent) if n.book.english_verbs else intent
             if gm:
-                text = n.say("act_gm_verb", k, {"A": attacker, "V": verb}, role=role)
+                text = n.say("act_gm_verb", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=verb)
             elif self._names_target(intent, act.target_ids):
-                text = n.say("act_verb_named", k, {"A": attacker, "V": verb}, role=role)
+                text = n.say("act_verb_named", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=verb)
             else:
-                text = n.say("act_verb", k, {"A": attacker, "T": targets, "V": verb}, role=role)
+                text = n.say("act_verb", k, {"A": attacker, "T": targets, "V": verb}, role=role, lead=lead,
+                             avoid=verb)
         else:
             label = n.label(intent)
             if gm:
-                text = n.say("act_gm_label", k, {"A": attacker, "I": label}, role=role)
+                text = n.say("act_gm_label", k, {"A": attacker, "I": label}, role=role, lead=lead)
             else:
-                text = n.say("act_label", k, {"A": attacker, "T": targets, "I": label}, role=role)
+                text = n.say("act_label", k, {"A": attacker, "T": targets, "I": label}, role=role, lead=lead)
         if held:
             # the declared hold opens the action's sentence: `At last, the Overlord ...`
             text = held + self._word("held_then") + (text if n.opened_with_name else self._lower(text))
@@ -52,15 +57,17 @@ class ExchangeTelling:
             spent = ", ".join(f"{pid} {self._word('spent')} {amount}" for pid, amount in act.spent.items())
             action += f" ({spent}.)"
         results: list[str] = []
-        first_raw, first_named = "", False
+        first_raw, first_named, first_pronoun, first_again = "", False, "", False
         for c in act.clashes:
             results.extend(self._clash(act, c, attacker, words))
             if c is act.clashes[0]:
-                first_raw, first_named = self._raw, self._raw_named
+                first_raw, first_named, first_pronoun = self._raw, self._raw_named, self._raw_pronoun
+                first_again = self._raw_again
         # an action and its lone result in one sentence, where it reads well
         if results and len(act.clashes) == 1 and self._mergeable and not self.numbers and ":" not in first_raw \
                 and first_raw.split(" ", 1)[0] not in ("And", "But", "Then", "Now") \
                 and ", and " not in first_raw and ", but " not in first_raw \
+                and not first_pronoun and not first_again \
                 and len(action) + len(results[0]) < 150 and stable_hash(f"{n.seed}:{k}:merge") % 2 == 0:
             c = act.clashes[0]
             joiner = self._word("and_then" if c.attacker_won else "but_then")
@@ -75,6 +82,31 @@ class ExchangeTelling:
         for o in act.options:
             out.append(self.option(o))
         return join(out)
+
+    # told exchanges between the first use of the writer's words and the next;
+    # each use after that waits as many more (3, 6, 9...)
+    WORDS_GAP = 3
+
+    def _fresh(self, pid: str, move: str, part: str, text: str | None) -> str | None:
+        """The writer's words for a move, unless the same words were told too
+        recently in the scene (a defence told in the same words at every
+        exchange reads as a refrain): then the phrase book's words of the kind
+        of scene tell it."""
+        if not text:
+            return text
+        n = self.n
+        memory = self.__dict__.setdefault("_words_told", {})
+        if memory.get("scene", object()) is not n.scene_index:
+            memory.clear()
+            memory["scene"] = n.scene_index
+        told = self.__dict__.get("_exchanges_told", 0)
+        uses, last = memory.get((pid, move, part), (0, None))
+        if last == told:
+            return text               # the same action, against another target: its words again
+        if last is not None and told - last < self.WORDS_GAP * uses:
+            return None
+        memory[(pid, move, part)] = (uses + 1, told)
+        return text
 
     @staticmethod
     def _lower(text: str) -> str:
@@ -114,11 +146,12 @@ class ExchangeTelling:
         self._mergeable = True
         defender = Ref(c.defender)
         if not c.against_gm and len(c.defender) == 1 and c.defence_move:
-            said = self._words(c.defender[0], "defend").get("says")
+            said = self._fresh(c.defender[0], "defend", "says", self._words(c.defender[0], "defend").get("says"))
             if said:
                 out.append(sentence(self._note("defence", c, n.fill("{D} {S}", k + ":defend", {
                     "D": defender, "S": n.words(said, "D"), "T": attacker}))))
                 self._mergeable = False
+        marked = ""
         winner, loser = Ref(c.winner), Ref(c.loser)
         roles = {"A": attacker, "D": defender, "W": winner, "L": loser}
         facts = {"role": c.winner_role or "none", "settled": c.settled, "double": c.double}
@@ -137,15 +170,17 @@ class ExchangeTelling:
                 outcome = "double_win" if c.attacker_won else "double_lose"
             else:
                 outcome = "win" if c.attacker_won else "lose"
-            mine = words.get("hit" if c.attacker_won else "miss") if not c.tie else None
+            part = "hit" if c.attacker_won else "miss"
+            mine = self._fresh(act.actors[0], act.intent, part, words.get(part)) if not c.tie and words else None
             if mine:
                 text = self._note("result", (c, "hit" if c.attacker_won else "miss"),
                                   n.fill("{S}", k, {"S": n.words(mine), "T": defender}))
                 self._mergeable = False
                 if c.double:
-                    # the writer's words say it worked (or not): say also how far
+                    # the writer's words say it worked (or not): say also how far (after
+                    # the numbers of the comparison, which belong to the writer's sentence)
                     mark = "double_mark" if c.attacker_won else "double_lose_mark"
-                    text = sentence(text) + " " + sentence(self._say("result", (c, mark), mark, k, roles, **facts))
+                    marked = sentence(self._say("result", (c, mark), mark, k, roles, **facts))
             else:
                 text = self._say("result", (c, outcome), outcome, k, roles, **facts)
         numbers = self._values(c)
@@ -153,7 +188,16 @@ class ExchangeTelling:
             self._mergeable = False
         self._raw = text
         self._raw_named = self.n.opened_with_name
+        subject = self.n.phrase_subject
+        # the result opens with `it` for a party (`It is right on top of Orm`): no clause after
+        # a comma begins so (`..., and it is`): `it` there reads as no one (French il/elle do not)
+        self._raw_pronoun = "it" if self.n.opened_pronoun and subject is not None and len(subject) == 1 \
+            and self.n.lang not in GENDERED and self.n._pronoun_key(subject[0]) == "it" else ""
+        # the result names the actor again, in full, as its subject: no merge (`the crew tries ..., and the crew is`)
+        self._raw_again = self.n.phrase_subject == attacker.ids and not self.n.subject_pronoun
         out.append(sentence(text + numbers))
+        if marked:
+            out.append(marked)
         out.extend(self._costs(act, c))
         out.extend(self._spent_out(c))
         return out

@@ -15,23 +15,24 @@ class SituationTelling:
         """Two or more rounds in a row, neither a situation's first nor its last,
         with nothing new in them: they are told in one summary sentence, at the
         first exchange of the stretch (step -> (the stretch's rounds, its acts)),
-        and their exchanges are told no more (step -> ())."""
+        and their exchanges are told no more (step -> ()). Nothing new: no
+        turning point, or only a double win or a tie that the round before had
+        too, the same parties winning over the same (identical rounds)."""
         story = self.story
-        new_at = {p.step for p in story.points if p.kind in self.NEW}
-        by_drama: dict[str, list[dict]] = {}
+        by_situation: dict = {}
         for r in rounds:
-            by_drama.setdefault(r["drama"], []).append(r)
+            by_situation.setdefault(r.get("situation", r["drama"]), []).append(r)
         out: dict[int, tuple] = {}
-        for group in by_drama.values():
+        for group in by_situation.values():
             quiet = []
-            for r in group[1:-1]:
+            before: set = set()
+            for index, r in enumerate(group):
                 acts = [story.acts.get(i["step"]) for i in r["entries"] if i["kind"] == "exchange"]
                 acts = [a for a in acts if a is not None and a.told]
-                busy = any(i["kind"] not in ("exchange", "other", "initiative") for i in r["entries"])
-                steps = {c.step for a in acts for c in a.clashes} | {a.step for a in acts}
-                calm = acts and not busy and not (steps & new_at) and not any(
-                    a.declared_hold or a.options or a.defeats for a in acts)
-                quiet.append((r, acts) if calm else None)
+                shapes = {self._shape(c) for a in acts for c in a.clashes}
+                if 0 < index < len(group) - 1:
+                    quiet.append((r, acts) if self._calm(r, acts, before) else None)
+                before = shapes
             quiet.append(None)
             run: list = []
             for entry in quiet:
@@ -48,26 +49,65 @@ class SituationTelling:
                 run = []
         return out
 
+    @staticmethod
+    def _shape(c) -> tuple:
+        return (c.attacker, c.defender, c.winner, c.double, c.tie)
+
+    def _calm(self, r: dict, acts: list, before: set) -> bool:
+        """A round with nothing new: exchanges only, no turning point but a
+        double win or a tie the round before had as well."""
+        if not acts or any(i["kind"] not in ("exchange", "other", "initiative") for i in r["entries"]):
+            return False
+        if any(a.declared_hold or a.options or a.defeats for a in acts):
+            return False
+        for a in acts:
+            steps = {a.step} | {c.step for c in a.clashes}
+            for point in self.story.points:
+                if point.step not in steps or point.kind not in self.NEW:
+                    continue
+                repeated = point.kind in ("double_win", "tie") and any(
+                    self._shape(c) in before for c in a.clashes if c.step == point.step)
+                if not repeated:
+                    return False
+        return True
+
     def summary(self, rounds: tuple, acts: tuple) -> str:
-        """`For three more rounds, Ash and Harrow trade blows; Harrow takes the worst of it.`"""
+        """`For three more rounds, Ash and Harrow trade blows; Harrow takes the
+        worst of it.`, or, when the same parties won every comparison of the
+        stretch, `For three more rounds Marta gains on Vey at every turn.`"""
         ids: list[str] = []
         costs: dict[str, int] = {}
+        winners: list[str] = []
+        losers: list[str] = []
+        clashes = [c for act in acts for c in act.clashes]
         for act in acts:
             for pid in act.actors + act.target_ids:
                 if pid not in ids:
                     ids.append(pid)
-            for c in act.clashes:
-                for pid, amount in c.costs.items():
-                    costs[pid] = costs.get(pid, 0) + amount
-        worst = max(costs.values(), default=0)
-        losers = tuple(p for p in ids if costs.get(p, 0) == worst and worst > 0)
+        for c in clashes:
+            for pid, amount in c.costs.items():
+                costs[pid] = costs.get(pid, 0) + amount
+            winners.extend(p for p in c.winner if p not in winners)
+            losers.extend(p for p in c.loser if p not in losers)
         count = self.n.book.words.get(f"number_{len(rounds)}", str(len(rounds)))
-        text = self._say("summary", (rounds, acts), "summary", f"{acts[0].step}:summary",
-                         {"all": Ref(tuple(ids)), "N": count})
-        if len(losers) == 1:
-            text += self._word("summary_then") + self._say("summary", (rounds, acts), "summary_worst",
-                                                           f"{acts[0].step}:worst", {"P": Ref(losers)})
-        return sentence(text)
+        key = f"{acts[0].step}:summary"
+        one_way = bool(clashes) and all(c.winner and c.loser for c in clashes) and not set(winners) & set(losers)
+        if one_way:
+            roles = {c.winner_role for c in clashes}
+            text = self._say("summary", (rounds, acts, tuple(winners)), "summary_lead", key,
+                             {"W": Ref(tuple(winners)), "L": Ref(tuple(losers)), "N": count},
+                             role=roles.pop() if len(roles) == 1 and "" not in roles else "none",
+                             double=all(c.double for c in clashes))
+            return sentence(text)
+        worst = max(costs.values(), default=0)
+        worst_ids = tuple(p for p in ids if costs.get(p, 0) == worst and worst > 0)
+        out = [sentence(self._say("summary", (rounds, acts, ()), "summary", key,
+                                  {"all": Ref(tuple(ids)), "N": count}))]
+        if len(worst_ids) == 1:
+            self.n.break_()           # the summary's subject is the fight: the one who paid is named
+            out.append(sentence(self._say("summary", (rounds, acts, ()), "summary_worst", f"{acts[0].step}:worst",
+                                          {"P": Ref(worst_ids)})))
+        return join(out)
 
     def _situation(self, step: int) -> Situation | None:
         return self.story.situation_at(step)

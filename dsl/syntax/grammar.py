@@ -22,15 +22,13 @@
 from __future__ import annotations
 
 import functools
-import marshal
 import os
 import sys
 import threading
-import zlib
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["GRAMMAR_NAME", "grammar_path", "grammar_text", "get_lark", "reader", "standalone", "generate",
+__all__ = ["GRAMMAR_NAME", "MODULE", "grammar_path", "grammar_text", "get_lark", "reader", "standalone", "generate",
            "LarkError", "UnexpectedInput", "UnexpectedToken", "UnexpectedCharacters"]
 
 GRAMMAR_NAME = "drama.lark"
@@ -97,45 +95,53 @@ def _lark_installed() -> str:
     return f"{found.st_size} {found.st_mtime_ns}"
 
 
-def _entry(grammar: str) -> Path | None:
-    """Where the parser of `grammar` is cached, for this Python, or None (no cache folder)."""
-    from .. import user_cache
-    folder = user_cache.folder()
-    if folder is None:
-        return None
-    digest = zlib.crc32(f"{_FORMAT} {_OPTIONS} {_lark_installed()}\n{grammar}".encode("utf-8"))
-    return folder / f"parser-{digest:08x}.{sys.implementation.cache_tag}.marshal"
-
-
 def _load(grammar: str):
-    """The generated parser's code object, from the cache or generated (and cached)."""
+    """The generated parser's code object, kept in the user's cache folder (generated the first time)."""
     import importlib.util
-    entry = _entry(grammar)
-    expected = (_FORMAT, importlib.util.MAGIC_NUMBER, grammar)
-    if entry is not None:
-        try:
-            kept = marshal.loads(entry.read_bytes())
-            if isinstance(kept, tuple) and len(kept) == 5 and kept[:3] == expected:
-                return kept[4]
-        except (OSError, EOFError, ValueError, TypeError):
-            pass                      # no entry yet, or an unreadable one: made again
-    source = generate(grammar)
-    code = compile(source, f"<{MODULE}: Lark's stand-alone parser of {GRAMMAR_NAME}>", "exec")
-    if entry is not None:
-        from .. import user_cache
-        user_cache.write(entry, marshal.dumps((*expected, source, code)))
-    return code
+    from .. import user_cache
+
+    def make() -> tuple[str, object]:
+        source = generate(grammar)
+        return source, compile(source, f"<{MODULE}: Lark's stand-alone parser of {GRAMMAR_NAME}>", "exec")
+    made_from = f"{_OPTIONS} {_lark_installed()}\n{grammar}"
+    return user_cache.kept(f"parser.{sys.implementation.cache_tag}", made_from, make,
+                           version=(_FORMAT, importlib.util.MAGIC_NUMBER))[1]
 
 
-def cached_source() -> str | None:
-    """The source of the parser in the cache, or None: what tests/test_startup.py compares with `generate`."""
-    import importlib.util
-    grammar = grammar_text()
-    entry = _entry(grammar)
-    if entry is None or not entry.is_file():
+class _Scanner:
+    """Lark's scanner of a lexer's terminals, each terminal's pattern compiled once.
+
+    Lark's Scanner compiles one alternation of all the terminals a parser state
+    accepts, `(?P<A>...)|(?P<B>...)|...`, for each set of terminals its states
+    accept: about thirty large patterns for a short script, compiled by `re`'s
+    Python compiler at every start. This one keeps the terminals' own patterns
+    (each compiled once, `re`'s cache sharing them between states) and tries them
+    in the same order: an alternation matches with its first alternative that
+    matches at the position, and that is the first of these that matches, with the
+    same text. `match` gives (text, terminal) and `fullmatch` the terminal, as Lark's."""
+
+    def __init__(self, terminals, g_regex_flags, re_, use_bytes):
+        self.terminals = terminals
+        self.g_regex_flags = g_regex_flags
+        self.re_ = re_
+        self.use_bytes = use_bytes
+        self.allowed_types = {t.name for t in terminals}
+        self._patterns = [(re_.compile(t.pattern.to_regexp().encode("latin-1") if use_bytes
+                                       else t.pattern.to_regexp(), g_regex_flags), t.name) for t in terminals]
+
+    def match(self, text, pos):
+        within, end = text.text, text.end
+        for pattern, name in self._patterns:
+            found = pattern.match(within, pos, end)
+            if found:
+                return found.group(0), name
         return None
-    kept = marshal.loads(entry.read_bytes())
-    return kept[3] if kept[:3] == (_FORMAT, importlib.util.MAGIC_NUMBER, grammar) else None
+
+    def fullmatch(self, text: str):
+        for pattern, name in self._patterns:
+            if pattern.fullmatch(text):
+                return name
+        return None
 
 
 _module = None
@@ -150,6 +156,7 @@ def standalone():
                 module = type(sys)(MODULE, "Lark's stand-alone parser of the grammar (dsl/syntax/grammar.py)")
                 sys.modules[MODULE] = module        # (dataclasses look a class's module up)
                 exec(_load(grammar_text()), module.__dict__)
+                module.LarkScanner, module.Scanner = module.Scanner, _Scanner     # (see _Scanner)
                 _module = module
     return _module
 

@@ -76,7 +76,7 @@ class Front:
         self.idle = False               # the prompt waits for Enter or a statement: nothing is half done
         self._app = None                # prompt_toolkit's application while a prompt runs
         self._kept = ""
-        self._plain = getattr(reader, "session", None) is None
+        self._plain = getattr(reader, "app", None) is None
         self._pending = False           # a pipe's reader is waiting for a line (in its thread)
         hub.front = self
 
@@ -99,7 +99,7 @@ class Front:
         app = self._app
         if app is None or self._plain:
             return
-        loop = getattr(app, "loop", None)
+        loop = getattr(self.reader, "loop", None)
         if loop is not None:
             try:
                 loop.call_soon_threadsafe(self._stop, app)
@@ -156,20 +156,16 @@ class Front:
 
     def _prompt(self, prompt: str):
         """The terminal's prompt (the reader's own, with its checks), ended early when a page answers."""
-        session = self.reader.session
-        app = session.app
+        app = self.reader.app
         kept, self._kept = self._kept, ""
 
         def started():
-            if kept:                               # what the game master had typed before a page answered
-                session.default_buffer.text = kept
-                session.default_buffer.cursor_position = len(kept)
             if not self.inbox.empty():             # a page answered before the prompt was up
                 asyncio.get_running_loop().call_soon(self._stop, app)
         app.pre_run_callables.append(started)
         self._app = app
         try:
-            line = self.reader(prompt)
+            line = self.reader(prompt, kept)       # what the game master had typed before a page answered
         except EOFError:
             return ("eof",)
         finally:

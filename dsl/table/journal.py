@@ -12,7 +12,7 @@ a marker comment that closes it and says where it came from:
     # play 5: typed at the table
 
 The parser ignores the comments, so the journal runs with `drama run` as it is.
-An entry is written with one `write` and fsynced before the board is shown;
+An entry is written with one `write` and synced (`sync`: fdatasync) before the board is shown;
 on reading, whatever follows the last marker (a line torn by a kill in the
 middle of a write) is reported (W030) and dropped, and nothing before it is
 touched. Undo cuts the journal where the last entry began (one `ftruncate`,
@@ -238,6 +238,12 @@ class Lock:
         self.fd = None
 
 
+def sync(fd: int) -> None:
+    """What was written to `fd` made durable before the table goes on: its data and the size that reaches
+    it (`fdatasync` where the system has it, which does not wait for the modification time; else `fsync`)."""
+    (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
+
+
 class Journal:
     """The journal file of one session: appended to, rewritten for undo."""
 
@@ -245,7 +251,7 @@ class Journal:
         self.path = path
 
     def append(self, text: str) -> None:
-        """Append one whole entry and fsync it (E905 when the disk refuses)."""
+        """Append one whole entry and sync it (E905 when the disk refuses)."""
         data = text.encode("utf-8")
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
@@ -254,7 +260,7 @@ class Journal:
                 while view:
                     written = os.write(fd, view)
                     view = view[written:]
-                os.fsync(fd)
+                sync(fd)
             finally:
                 os.close(fd)
         except OSError as error:
@@ -282,7 +288,7 @@ class Journal:
                 ends = size >= len(data) and os.pread(fd, len(data), size - len(data)) == data
                 if ends:
                     os.ftruncate(fd, size - len(data))
-                    os.fsync(fd)
+                    sync(fd)
             finally:
                 os.close(fd)
         except OSError as error:

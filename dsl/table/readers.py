@@ -13,6 +13,7 @@ the same prompt again (the table goes on):
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from typing import Callable
@@ -79,31 +80,111 @@ def _bytes(data) -> bytes:
 
 class PromptReader:
     """Lines from the terminal with prompt_toolkit: completion, the history kept next to the journal,
-    and a line refused the moment it passes the limit (`GuardedInput`)."""
+    and a line refused the moment it passes the limit (`GuardedInput`).
+
+    One prompt_toolkit `Application` (the prompt line and its completion menu) serves every prompt of the
+    night, on one event loop kept for the night (`Terminal`): a prompt costs drawing it, not building an
+    event loop, a layout and its key bindings each time, as `PromptSession.prompt` does. `app` is the
+    application, `loop` its event loop (`Front` ends a prompt early from another thread when a page answers).
+    Up offers the last 500 lines of the history (`recent_history`)."""
 
     def __init__(self, words: Callable[[str], list[str]], history: str, out=None):
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory
+        from prompt_toolkit.application import Application
+        from prompt_toolkit.buffer import Buffer
+        from prompt_toolkit.filters import Condition
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.layout import Float, FloatContainer, Layout, Window
+        from prompt_toolkit.layout.controls import BufferControl
+        from prompt_toolkit.layout.menus import CompletionsMenu
+        from prompt_toolkit.layout.processors import BeforeInput
 
         self.out = out or sys.stdout
         self.input = guarded_input(sys.stdin)
-        self.session = PromptSession(history=FileHistory(history), completer=completer(words),
-                                     complete_while_typing=False, input=self.input)
-        self.session.default_buffer.on_text_changed += self._changed
+        self.prompt = ""
+        self.buffer = Buffer(history=recent_history(history), completer=completer(words), complete_while_typing=False,
+                             multiline=False, accept_handler=self._accept)
+        self.buffer.on_text_changed += self._changed
+        keys = KeyBindings()
+
+        @keys.add("c-c")
+        def _interrupt(event) -> None:
+            event.app.exit(result=_INTERRUPT)
+
+        @keys.add("c-d", filter=Condition(lambda: not self.buffer.text))
+        def _end(event) -> None:
+            event.app.exit(exception=EOFError)
+
+        line = Window(BufferControl(self.buffer, input_processors=[BeforeInput(lambda: self.prompt)]),
+                      dont_extend_height=True, wrap_lines=True)
+        layout = Layout(FloatContainer(line, floats=[Float(xcursor=True, ycursor=True,
+                                                           content=CompletionsMenu(max_height=8, scroll_offset=1))]),
+                        focused_element=line)
+        self.app = Application(layout=layout, key_bindings=keys, input=self.input, full_screen=False,
+                               erase_when_done=False, mouse_support=False)
+        self.terminal = Terminal()
+
+    @property
+    def loop(self):
+        return self.terminal.loop
+
+    def _accept(self, buffer) -> bool:
+        self.app.exit(result=buffer.text)
+        return True                      # the line stays drawn after its prompt; the next prompt clears it
 
     def _changed(self, buffer) -> None:
         if self.input.overflowed and buffer.text:
             buffer.reset()               # what was typed of the line is dropped with the rest of it
 
-    def __call__(self, prompt: str) -> str:
+    def __call__(self, prompt: str, typed: str = "") -> str:
+        """The line typed after `prompt` (`typed`: what the line holds already, the cursor at its end);
+        EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
+        from prompt_toolkit.document import Document
         while True:
             self.input.overflowed = False
-            line = self.session.prompt(prompt)
+            self.prompt = prompt
+
+            def begin() -> None:
+                self.buffer.reset(Document(typed, len(typed)))
+            line = self.terminal.run(self.app, begin)
+            typed = ""
+            if line is _INTERRUPT:
+                raise KeyboardInterrupt
             reason = too_long() if self.input.overflowed else refusal(line)
             if reason is None:
                 return line
             self.out.write(f"  {reason}\n")
             self.out.flush()
+
+
+_INTERRUPT = object()       # Ctrl-C at the prompt: raised as KeyboardInterrupt once the application is done
+
+
+class Terminal:
+    """One asyncio event loop for the whole night, in the caller's thread: `run(app)` runs a prompt_toolkit
+    application on it until its result (each `Application.run` would make and close a loop of its own)."""
+
+    def __init__(self):
+        import asyncio
+        self.loop = asyncio.new_event_loop()
+
+    def run(self, app, begin: Callable[[], None] | None = None):
+        return self.loop.run_until_complete(app.run_async(pre_run=begin))
+
+
+def recent_history(path: str, keep: int = 500):
+    """prompt_toolkit's history in a file, of which the last `keep` lines are offered (Up): every prompt
+    copies what is offered, so what it costs stays the same however long the night (the file keeps all)."""
+    from prompt_toolkit.history import FileHistory
+
+    class Recent(FileHistory):
+        def load_history_strings(self):
+            return itertools.islice(super().load_history_strings(), keep)
+
+        def append_string(self, string: str) -> None:
+            super().append_string(string)
+            del self._loaded_strings[keep:]
+
+    return Recent(path)
 
 
 # what ends a line as it arrives at the terminal, or a bracketed paste

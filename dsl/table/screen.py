@@ -24,7 +24,7 @@ import threading
 from typing import Callable
 
 from ..terminal import printable
-from .readers import completer, guarded_input, refusal, too_long
+from .readers import completer, guarded_input, recent_history, refusal, too_long
 
 # lines of the story kept for scrolling back (older ones are dropped: the journal has them all)
 STORY = 2_000
@@ -62,7 +62,6 @@ class FullScreen:
         from prompt_toolkit.buffer import Buffer
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.formatted_text import ANSI
-        from prompt_toolkit.history import FileHistory
         from prompt_toolkit.key_binding import KeyBindings
         from prompt_toolkit.layout import (ConditionalContainer, Float, FloatContainer, HSplit, Layout, Window)
         from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
@@ -81,7 +80,7 @@ class FullScreen:
         self._scheduled = False
         self.story = Story()
         self.input = guarded_input(sys.stdin)
-        self.buffer = Buffer(history=FileHistory(history), completer=completer(words), complete_while_typing=False,
+        self.buffer = Buffer(history=recent_history(history), completer=completer(words), complete_while_typing=False,
                              multiline=False, accept_handler=self._accept)
         self.buffer.on_text_changed += self._changed
 
@@ -120,22 +119,22 @@ class FullScreen:
                                                            content=CompletionsMenu(max_height=8, scroll_offset=1))]),
                         focused_element=prompt_line)
         style = Style.from_dict({"rule": "#888888", "prompt": "bold", "dim": "#888888"} if color else {})
-        self.app = Application(layout=layout, key_bindings=keys, full_screen=True, input=self.input,
-                               style=style, mouse_support=False,
-                               color_depth=None if color else ColorDepth.DEPTH_1_BIT)
+        self.app = _held(Application)(layout=layout, key_bindings=keys, full_screen=True, input=self.input,
+                                      style=style, mouse_support=False,
+                                      color_depth=None if color else ColorDepth.DEPTH_1_BIT)
 
     # ------------------------------------------------------------ what the table's loop calls (its own thread)
 
     def say(self, text: str = "", dim: bool = False) -> None:
         text = printable(text)
-        self._post(lambda: self.story.add(text, "class:dim" if dim else ""))
+        self._post(lambda: self.story.add(text, "class:dim" if dim else ""), draw=False)
 
     def board(self, text: str) -> None:
         board = self._ansi(text.rstrip("\n"))
 
         def show() -> None:
             self._board = board
-        self._post(show)
+        self._post(show, draw=False)
 
     def read(self, prompt: str) -> str:
         """The answer to `prompt`, typed at the bottom line (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C)."""
@@ -175,16 +174,17 @@ class FullScreen:
         if failed:
             raise failed[0]
 
-    def _post(self, change: Callable[[], None]) -> None:
-        """Do `change` in the application's loop, then redraw (thread-safe). The changes posted
-        while the loop is busy are done together, and drawn once."""
+    def _post(self, change: Callable[[], None], draw: bool = True) -> None:
+        """Do `change` in the application's loop (thread-safe). What the table says and the board are kept
+        (`draw=False`) until it asks something or ends: then every change kept is done, and the screen
+        drawn once for them all (a full screen costs a redraw of the story each time it scrolls)."""
         loop = self.app.loop
         if loop is None or loop.is_closed():
             change()
             return
         with self._lock:
             self._changes.append(change)
-            if self._scheduled:
+            if self._scheduled or not draw:
                 return
             self._scheduled = True
         try:
@@ -197,6 +197,7 @@ class FullScreen:
             changes, self._changes, self._scheduled = self._changes, [], False
         for change in changes:
             change()
+        self.app.hold(False)
         self.app.invalidate()
 
     def _accept(self, buffer) -> bool:
@@ -210,6 +211,7 @@ class FullScreen:
         self.story.add(printable(self._prompt + line), "class:prompt")
         self.story.back = 0
         self._prompt = ""                # drawn with the echo: the next prompt is the table's answer
+        self.app.hold(True)              # drawn with the table's answer, one redraw for both
         self._answers.put(("line", line))
         return False
 
@@ -220,6 +222,46 @@ class FullScreen:
     def _page(self) -> int:
         info = self._story_window.render_info
         return max(1, (info.window_height if info is not None else 10) - 1)
+
+
+# how long a line just typed may wait to be drawn with the table's answer to it
+HOLD = 0.2
+
+
+def _held(application):
+    """prompt_toolkit's `Application`, whose redraws can be held: from the Enter of a line until the
+    table answers it (its next prompt), or `HOLD` seconds at most. A full-screen redraw costs what the
+    screen's size costs (every line is laid out again, every scrolled line written again), so the echo
+    of the line and the table's answer are drawn once, together."""
+
+    class Held(application):
+        _held = 0                   # 0: not held; else the number of the hold, so that a late timer ends only its own
+        _holds = 0
+        _missed = False
+
+        def hold(self, on: bool) -> None:
+            if not on:
+                self._held = 0
+                return
+            self._holds += 1
+            self._held = number = self._holds
+            self._missed = False
+            if self.loop is not None:
+                self.loop.call_later(HOLD, self._release, number)
+
+        def _release(self, number: int) -> None:
+            if self._held == number:
+                self._held = 0
+                if self._missed:
+                    self.invalidate()
+
+        def _redraw(self, render_as_done: bool = False) -> None:     # every redraw comes here, however asked for
+            if self._held and not render_as_done:
+                self._missed = True
+                return
+            super()._redraw(render_as_done)
+
+    return Held
 
 
 class Story:
