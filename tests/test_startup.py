@@ -91,7 +91,7 @@ def test_the_cached_parser_is_what_lark_generates_from_the_grammar_now(tmp_path)
     text = (ROOT / "grammar" / "drama.lark").read_text(encoding="utf-8")
     assert made_from.endswith("\n" + text) and grammar.grammar_text() == text
     assert source.split("\nDATA = (")[0] == grammar.generate(text).split("\nDATA = (")[0]
-    assert "Lark_StandAlone" in source and "import pickle" not in source
+    assert "Lark_StandAlone" in source and "import pickle" not in source and "import logging" not in source
     assert code == compile(source, code.co_filename, "exec")
     assert _tables(_module_of(code).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
     # a second start reads the entry (it is not made again) and checks the same
@@ -295,5 +295,7 @@ def test_the_start_up_path_imports_no_library_it_does_not_use(args, tmp_path):
     assert not imported & NEVER, imported & NEVER
     if args[0] != "run":
         assert "jinja2" not in imported          # only what renders needs Jinja
+        # (the parser's logger is silent without `logging`; a catalogue kept needs no Babel to read it)
+        assert not imported & {"logging", "babel.messages.pofile", "email"}, imported & {"logging", "email"}
     if args[0] == "--version":
         assert not imported & {"ruamel", "babel", "dsl.syntax"}

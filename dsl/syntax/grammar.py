@@ -43,7 +43,7 @@ _OPTIONS = dict(
     propagate_positions=False,
 )
 # the shape of a cached parser (what `_load` reads); a new one is generated when it changes
-_FORMAT = 3
+_FORMAT = 4
 # the name the generated parser is imported as
 MODULE = "dsl.syntax.lark_parser"
 # the exceptions of a parse, from the generated parser
@@ -79,8 +79,27 @@ def generate(grammar: str) -> str:
     from lark.tools.standalone import gen_standalone
     out = io.StringIO()
     gen_standalone(Lark(grammar, cache=False, **_OPTIONS), out=out)
-    # (what only a compressed stand-alone parser reads its tables with: not imported at every start)
-    return out.getvalue().replace("\nimport pickle, zlib, base64\n", "\n", 1)
+    source = out.getvalue()
+    for lark_wrote, instead in _QUIETER:
+        if lark_wrote not in source:        # another layout of Lark's: its source as it is
+            return source
+    for lark_wrote, instead in _QUIETER:
+        source = source.replace(lark_wrote, instead, 1)
+    return source
+
+
+# What the stand-alone parser imports only to be silent, written so that a start imports
+# neither: the modules a compressed parser reads its tables with, and `logging` for a logger
+# set to CRITICAL, through which the parser at run time says nothing (its debug and warning
+# messages are those of building a grammar, and of Lark's own cache): a logger that does nothing.
+_QUIETER = (
+    ("\nimport pickle, zlib, base64\n", "\n"),
+    ("\nimport logging\n", "\n"),
+    ('\nlogger: logging.Logger = logging.getLogger("lark")\nlogger.addHandler(logging.StreamHandler())\n',
+     "\nclass _Silent:\n    def __getattr__(self, name):\n        return lambda *args, **kwargs: None\n\n\n"
+     "logger = _Silent()\n"),
+    ("\nlogger.setLevel(logging.CRITICAL)\n", "\n"),
+)
 
 
 def _lark_installed() -> str:
