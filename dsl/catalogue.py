@@ -462,7 +462,9 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
         elif kind == "choice":
             choice, taken = t.get("choice", event.get("choice")), t.get("option", event.get("taken"))
             if choice is None or taken is None:
-                continue                 # a choice told without its words says nothing
+                # a choice told without its words says nothing; its place is kept, so that
+                # every later event keeps its step (the story model's facts name them)
+                event = {"type": "untold", "line": event.get("line"), "file": event.get("file")}
             event.update(choice=choice, taken=taken)
         elif kind == "drama" and event.get("drama"):
             event["drama"] = t.get("drama", event["drama"]) or event["drama"]

@@ -1,23 +1,28 @@
 """`drama play` on a long night (issue 24, issue 30 item 7), through a real terminal: no file of the
 game master's is ever damaged by following the tool's advice, one session per journal, a fresh seed
-each night, and lines a terminal can send that are no statement refused while the table goes on.
+each night, and lines a terminal can send that are no statement refused while the table goes on; and
+the night of issue 24's "Done when": 1,000 entries with typed dice, killed, resumed, ten undos, and on.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 
 import pexpect
+import pytest
 
 from dsl.pipeline import Program
 from dsl.table import journal as journals
 from dsl.table.core import Table
 
-from play_helpers import Terminal, env, hall, plain
+from play_helpers import Terminal, env, final_events, hall, plain
 
 
 def play(*args: str, answers: str = "/quit\n", cwd=None) -> subprocess.CompletedProcess:
@@ -262,3 +267,108 @@ def test_an_entry_whose_journal_line_would_outgrow_the_readers_limit_is_refused_
     assert all(len(line) <= MAX_LINE for line in path.read_text(encoding="utf-8").splitlines())
     again = play(str(scenario), "--journal", str(path), "--resume")
     assert again.returncode == 0 and "resumed: 2 entries" in again.stdout
+
+
+# ---------------------------------------------------------------------------- the night of "Done when"
+
+NIGHT_SETTING = """\
+name: Long Night
+round: 6 seconds
+recovery: 1 hour
+calm: 10 minutes
+full_rest: 1 day
+dice: {sides: 6, high: 6}
+ties: actor
+"""
+NIGHT_CAST = """\
+parties:
+  Kara:
+    name: Kara
+    quintessence: 50000
+    traits: {Sorcery: 3, Agility: 2}
+  Overlord:
+    name: Overlord
+    quintessence: 50000
+    traits: {Cunning: 3, Brutality: 2}
+"""
+NIGHT_SCRIPT = """\
+drama "Long" with Kara, Overlord
+initiative Kara 9, Overlord 7
+repeat 2000 times
+round
+Kara bolt -> Overlord with Sorcery, roll
+Overlord defends with Cunning, roll
+Overlord crush -> Kara with Brutality, roll
+Kara defends with Agility, roll
+end
+"""
+NIGHT_ENTRIES = 1000
+NIGHT_PROMPT = r"Enter plays it>|dice \(Enter: the engine rolls\)>|or Enter for none>"
+
+
+class Night:
+    """A night at a real terminal: every prompt answered, dice typed as rolled at the table."""
+
+    def __init__(self, folder, *args):
+        self.folder = folder
+        self.term = Terminal("scenario.yaml", "--journal", "night.drama", *args, timeout=60, cwd=str(folder))
+        self.term.child.delaybeforesend = None
+        self.faces = itertools.cycle("6 4 3 2 1 5 5 2 6 1".split())
+        self.term.child.expect(NIGHT_PROMPT)
+
+    def entries(self) -> int:
+        return (self.folder / "night.drama").read_text(encoding="utf-8").count("\n# play ")
+
+    def answer(self, line: str) -> str:
+        self.term.child.sendline(line)
+        self.term.done()
+        self.term.child.expect(NIGHT_PROMPT)
+        return plain(self.term.child.before)
+
+    def play(self, upto: int) -> None:
+        """Answer the prompts until the journal has `upto` entries: each die typed."""
+        while self.entries() < upto:
+            prompt = plain(self.term.child.before.splitlines()[-1] if self.term.child.before else "")
+            count = re.search(r"may roll up to (\d+) di", prompt + self.term.child.after)
+            self.answer(" ".join(next(self.faces) for _ in range(int(count.group(1)))) if count else "")
+
+    def kill(self) -> None:
+        os.kill(self.term.child.pid, signal.SIGKILL)
+        self.term.child.expect(pexpect.EOF)
+        self.term.child.close()
+
+
+@pytest.mark.slow
+def test_done_when_a_night_of_1000_entries_with_typed_dice_killed_resumed_ten_undos_and_on(tmp_path):
+    """Issue 24's "Done when": 1,000 entries, every die typed, a SIGKILL, --resume, ten /undo, more entries;
+    `drama run` of the journal gives the table's events, and no file of the game master's is touched."""
+    (tmp_path / "setting.yaml").write_text(NIGHT_SETTING)
+    (tmp_path / "cast.yaml").write_text(NIGHT_CAST)
+    (tmp_path / "script.drama").write_text(NIGHT_SCRIPT)
+    (tmp_path / "scenario.yaml").write_text("title: Long Night\nsetting: setting.yaml\ncast: cast.yaml\n"
+                                            "script: script.drama\n")
+    mine = {name: (tmp_path / name).read_bytes() for name in ("setting.yaml", "cast.yaml", "script.drama",
+                                                                 "scenario.yaml")}
+    night = Night(tmp_path, "--seed", "11")
+    night.play(NIGHT_ENTRIES)
+    assert "rolled 6 4 3" in (tmp_path / "night.drama").read_text(encoding="utf-8")
+    night.kill()                                           # a kill -9 at entry 1,000: nothing accepted is lost
+    assert night.entries() == NIGHT_ENTRIES
+    again = Night(tmp_path, "--resume")
+    assert f"(resumed: {NIGHT_ENTRIES} entries)" in plain(again.term.child.before)
+    for _ in range(10):
+        assert "undone:" in again.answer("/undo")
+    assert again.entries() == NIGHT_ENTRIES - 10
+    again.play(NIGHT_ENTRIES + 20)
+    again.term.child.sendline("/quit")
+    assert "all saved" in again.term.finish()
+    # the journal replays with `drama run` to the table's events, line numbers included
+    table, warning = Table.resume(Program.compile(tmp_path / "scenario.yaml"), str(tmp_path / "night.drama"))
+    assert warning is None and len(table.entries) == NIGHT_ENTRIES + 20
+    run = subprocess.run([sys.executable, "-m", "dsl", "run", "night.yaml", "--format", "json"], cwd=tmp_path,
+                         capture_output=True, text=True, env=env(), timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line) for line in run.stdout.splitlines()] == final_events(table)
+    # every file of the game master's as it was; the table wrote only its journal, its scenario and history
+    assert {name: (tmp_path / name).read_bytes() for name in mine} == mine
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*mine, "night.drama", "night.yaml", "night.history"])

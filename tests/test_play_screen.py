@@ -146,3 +146,56 @@ def test_point_10_ctrl_c_asks_whether_to_quit_and_ctrl_d_quits_in_full_screen(tm
     screen.child.sendcontrol("d")
     out = screen.finish()
     assert "journal: " in out and "(1 entry, all saved)" in out
+
+
+def test_point_10_full_screen_with_seats_the_pages_answer_its_prompt_and_proposals_arrive_at_it(tmp_path):
+    """`--screen --seats`: the links are on the screen, a seat's dice answer the full screen's prompt, the
+    GM's half-typed line stays in the prompt line, a seat's proposal is asked at it, and the journal runs."""
+    import json
+    import re
+
+    from dsl.pipeline import Program
+    from dsl.table.core import Table
+    from play_helpers import final_events
+    from test_seats_play import Phone, free_port
+
+    scenario = hall(tmp_path)
+    journal = tmp_path / "j.drama"
+    screen = Screen(str(scenario), "--journal", str(journal), "--screen", "--seats", "--board-port",
+                    str(free_port()), "--seed", "3", rows=50, columns=160, timeout=30)
+    screen.wait(lambda lines: "seat Kara: http" in "\n".join(lines) and "Enter plays it>" in lines[-1],
+                "the seats' links and the first prompt")
+    link = re.search(r"seat Kara: (http://\S+)", screen.text()).group(1)
+    kara = Phone(link)
+    for _ in range(4):                                    # scene, drama, initiative, round
+        screen.answer("Enter plays it>", "")
+    screen.wait(lambda lines: "Kara may roll up to 3 dice" in lines[-1], "Kara's dice")
+    screen.child.send("6 6")                              # the GM starts typing, then Kara's phone answers
+    screen.wait(lambda lines: lines[-1].endswith("6 6"), "what the GM typed")
+    assert kara.answer("dice", "6 5 4").status_code == 200
+    screen.wait(lambda lines: "<- Kara's page: 6 5 4" in "\n".join(lines), "the page's answer in the story")
+    screen.wait(lambda lines: "Overlord may roll up to 3 dice" in lines[-1], "the Overlord's dice")
+    assert screen.lines()[-1].endswith("> 6 6")           # what the GM had typed is still in the prompt line
+    screen.child.send("\x7f\x7f\x7f")                     # ... rubbed out, and the Overlord's dice typed
+    screen.answer("Overlord may roll up to 3 dice", "2 2 1")
+    assert kara.answer("option", "dictate the Overlord staggers").status_code == 200
+    screen.wait(lambda lines: "Overlord may roll up to 2 dice" in lines[-1], "the Overlord's blow")
+    number = kara.post("declare", text="Kara holds").json()["proposal"]["id"]
+    screen.answer("Overlord may roll up to 2 dice", "3 1")
+    assert kara.answer("dice", "").status_code == 200
+    screen.wait(lambda lines: "Bren may roll up to" in lines[-1], "Bren's dice")
+    screen.answer("Bren may roll up to", "5 4")
+    screen.wait(lambda lines: "says no>" in lines[-1], "the GM asked about Kara's proposal")
+    assert "Kara's seat proposes: Kara holds" in screen.text()
+    screen.answer("says no>", "refuse not now")
+    assert kara.proposal(number)["status"] == "refused"
+    screen.answer("Enter plays it>", "/quit")
+    out = screen.finish()
+    assert "all saved" in out
+    text = journal.read_text(encoding="utf-8")
+    assert "Kara bolt -> Overlord with Sorcery, rolled 6 5 4" in text and "Kara holds" not in text
+    table, warning = Table.resume(Program.compile(scenario), str(journal))
+    run = subprocess.run([sys.executable, "-m", "dsl", "run", str(tmp_path / "j.yaml"), "--format", "json"],
+                         capture_output=True, text=True, env=env(), timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line) for line in run.stdout.splitlines()] == final_events(table)

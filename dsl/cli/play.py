@@ -78,7 +78,8 @@ def _address(host: str) -> bool:
               help="The board pinned at the top, the story scrolling under it, the prompt at the bottom (--screen), "
                    "or line after line, the board printed under each entry, for screen readers (--plain). "
                    "Default: --screen at a terminal with colour, --plain with --no-color, NO_COLOR, TERM=dumb, "
-                   "--seats or --board-port, or when not at a terminal.")
+                   "--seats or --board-port (--screen may be asked for with them: the pages answer its prompt), "
+                   "or when not at a terminal.")
 def play_command(scenario: str, journal_path: str | None, resume: bool, seed: int | None, board_port: int | None,
                  seats: bool, seat_parties: tuple[str, ...], host: str, color: bool | None,
                  full_screen: bool | None) -> None:
@@ -94,8 +95,6 @@ def play_command(scenario: str, journal_path: str | None, resume: bool, seed: in
                                  param_hint="--host")
     if full_screen and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.UsageError("--screen needs a terminal: standard input and output are not one (--plain is the default)")
-    if full_screen and (seats or seat_parties or board_port is not None):
-        raise click.UsageError("--screen is not for --seats or --board-port: the table with pages keeps the plain screen")
     try:
         program = Program.compile(scenario)
         path = journal_path or default_journal(scenario, resume)
@@ -184,10 +183,16 @@ def _play(program, scenario: str, path: str, resume: bool, seed: int | None, boa
     if full_screen:
         from ..table.screen import FullScreen
         screen = FullScreen(words, history, color=color)
-        loop = TableLoop(table, screen=screen, **options)
+        if serving is not None:          # the pages answer the full screen's prompt too (`Front`)
+            from ..table.seated import SeatsLoop
+            loop = SeatsLoop(table, serving.front(screen), serving=serving, screen=screen, **options)
+        else:
+            loop = TableLoop(table, screen=screen, **options)
         loop.say(opening)
         if warning is not None:
             loop.say(shown(warning, getattr(warning, "source", None)))
+        if serving is not None:          # the links (and QR codes) again, on the screen the GM now sees
+            serving.introduce(loop.say, qr=seats)
     elif serving is not None:
         from ..table.seated import SeatsLoop
         read = PromptReader(words, history) if interactive else PlainReader()

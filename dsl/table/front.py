@@ -11,7 +11,9 @@ for a prompt that has passed is dropped, never taken for the next. A line
 from a page is then exactly a line typed at the terminal: it goes through the
 same checks, the same entry, the same journal. The terminal's prompt is
 interrupted when a page answers (prompt_toolkit's `Application.exit`, from its
-own loop); what the game master had half typed is put back.
+own loop); what the game master had half typed is put back. In full screen
+(`dsl/table/screen.py`, whose application runs all night) the screen's `wake`
+ends the wait for the line instead, and what was typed stays in the prompt line.
 
 When the prompt is *idle* (the script's next statement waits for Enter, or the
 script has ended) and a seat's proposal arrives, the prompt returns
@@ -28,8 +30,7 @@ from dataclasses import dataclass
 
 from ..terminal import printable
 from .asks import ChoiceAsk, DiceAsk, InitiativeAsk, OptionAsk, SplitAsk, TieAsk
-
-_WAKE = "\x00wake"
+from .readers import WAKE as _WAKE
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ class Front:
         self._app = None                # prompt_toolkit's application while a prompt runs
         self._kept = ""
         self._plain = getattr(reader, "app", None) is None
+        # a full screen's reader: its application runs all night, and `wake` ends the line it waits for
+        self._woken = getattr(reader, "wake", None)
+        self._say = getattr(reader, "say", None)
         self._pending = False           # a pipe's reader is waiting for a line (in its thread)
         hub.front = self
 
@@ -96,6 +100,9 @@ class Front:
             self._interrupt()
 
     def _interrupt(self) -> None:
+        if self._woken is not None:
+            self._woken()
+            return
         app = self._app
         if app is None or self._plain:
             return
@@ -132,7 +139,8 @@ class Front:
                 if item is None:
                     if self.idle and self.hub.waiting():
                         return "/proposals"
-                    item = self._plain_line(prompt) if self._plain else self._prompt(prompt)
+                    item = self._plain_line(prompt) if self._plain else \
+                        self._screen_line(prompt) if self._woken is not None else self._prompt(prompt)
                 kind = item[0]
                 if kind == "terminal":
                     return item[1]
@@ -144,8 +152,11 @@ class Front:
                     if at != seq:
                         continue
                     said = printable(f"  <- {who}'s page: {line or '(Enter)'}")
-                    self.out.write(f"\n{said}\n" if self._pending else f"{said}\n")
-                    self.out.flush()
+                    if self._say is not None:
+                        self._say(said)
+                    else:
+                        self.out.write(f"\n{said}\n" if self._pending else f"{said}\n")
+                        self.out.flush()
                     self._kept = ""
                     return line
                 # a wake: look at the inbox again
@@ -173,6 +184,15 @@ class Front:
         if line == _WAKE:
             return ("wake",)
         return ("terminal", line)
+
+    def _screen_line(self, prompt: str):
+        """The full screen's prompt (its line, with the screen's checks), ended early by `wake` when a page
+        answers; what the game master had typed stays in the prompt line."""
+        try:
+            line = self.reader(prompt)
+        except EOFError:
+            return ("eof",)
+        return ("wake",) if line == _WAKE else ("terminal", line)
 
     def _plain_line(self, prompt: str):
         """A line from a pipe: the reader reads it in a thread, so that a page may answer meanwhile."""

@@ -22,6 +22,10 @@ from ..limits import MAX_LINE
 from ..terminal import printable
 
 
+# what a reader returns when another thread ends its prompt early (`Front`: a page answered)
+WAKE = "\x00wake"
+
+
 def refusal(line: str) -> str | None:
     """Why a typed line is refused before it is read as anything (None: it is not)."""
     bad = next((index for index, char in enumerate(line) if "\ud800" <= char <= "\udfff"), None)

@@ -24,7 +24,7 @@ import threading
 from typing import Callable
 
 from ..terminal import printable
-from .readers import completer, guarded_input, recent_history, refusal, too_long
+from .readers import WAKE, completer, guarded_input, recent_history, refusal, too_long
 
 # lines of the story kept for scrolling back (older ones are dropped: the journal has them all)
 STORY = 2_000
@@ -144,6 +144,8 @@ class FullScreen:
             self._prompt = prompt
         self._post(ask)
         item = self._answers.get()
+        if item[0] == "wake":
+            return WAKE
         if item[0] == "eof":
             raise EOFError
         if item[0] == "interrupt":
@@ -151,6 +153,11 @@ class FullScreen:
         return item[1]
 
     __call__ = read
+
+    def wake(self) -> None:
+        """End the wait of `read` (from any thread): it returns `WAKE`, or the next one does. What is
+        typed in the prompt line stays there (`Front`: a page answered the prompt)."""
+        self._answers.put(("wake",))
 
     # ------------------------------------------------------------ the application's loop (the main thread)
 

@@ -66,7 +66,8 @@ class TableLoop:
         self.table = table
         # where the loop says things and reads its answers: line after line, or in full screen (`dsl/table/screen.py`)
         self.screen = screen or Lines(read, out, color=color)
-        self.read = self.screen.read
+        # the answers: the screen's own prompt, or `read` over it (`Front`: the screen shared with the pages)
+        self.read = read if screen is not None and read is not None else self.screen.read
         self.prompts = Prompts(self)         # the table's calls, asked of the game master
         self.color = color
         self.on_change = on_change or (lambda table: None)
