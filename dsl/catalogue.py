@@ -458,7 +458,7 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
                 event["qualifiers"] = [q for q in event.get("qualifiers") or ()
                                        if _clause(event, q, t, out)]
         elif kind == "member_lost" and event.get("member"):
-            event["member"] = t.get("member", event["member"]) or event["member"]
+            event["member"] = t.get("member", event["member"]) or _as_name(event["member"])
         elif kind == "choice":
             choice, taken = t.get("choice", event.get("choice")), t.get("option", event.get("taken"))
             if choice is None or taken is None:
@@ -520,7 +520,8 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
             names[t.lang] = name
     sheet["names"] = names
     if sheet.get("members"):
-        sheet["members"] = [t.get("member", m) or m for m in sheet["members"]]
+        # a member left in English is a name: `young Fen` is `Young Fen` (`the Weaver`: render/grammar.told_name)
+        sheet["members"] = [t.get("member", m) or _as_name(m) for m in sheet["members"]]
     short = sheet.get("short")
     if short is not None and not (isinstance(short, Mapping) and short.get(t.lang)):
         said = t.get("short", _source(short))
@@ -542,6 +543,12 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
             words[move] = kept
     sheet["words"] = words
     return sheet
+
+
+def _as_name(member: str) -> str:
+    if member[:1].islower() and not member.lower().startswith("the "):
+        return member[:1].upper() + member[1:]
+    return member
 
 
 def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
