@@ -88,10 +88,7 @@ async def measure(args, source: Path) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="drama-lsp-bench-"))
     (folder / "setting.yaml").write_text(EMBERFALL_SETTING)
     (folder / "cast.yaml").write_text(EMBERFALL_CAST)
-    text = script(random.Random(1), args.lines)
-    if args.distinct:                         # a writer's script: few lines written twice
-        text = "\n".join(line.replace(".", f", {k}.") if line.startswith(">") else line
-                         for k, line in enumerate(text.split("\n")))
+    text = _text(args)
     (folder / "script.drama").write_text(text)
     (folder / "scenario.yaml").write_text("title: T\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n")
     uri = from_fs_path(str(folder / "script.drama"))
@@ -176,6 +173,66 @@ def _figures(name: str, found: dict) -> None:
               f"max {max(times):.0f} ms ({len(times)} edits)")
 
 
+def check_cpu(args, source: Path) -> dict:
+    """The CPU time of the checking process's check of an edited version, in a process of `source`'s
+    code set up as the server's worker is (its memories on, where that code has them): after one
+    edit, and after a whole burst of edits (the check that follows a burst whose checks were all
+    stopped). Median of `--bursts` runs each, in ms."""
+    import json
+    import subprocess
+    found = subprocess.run([sys.executable, __file__, "--lines", str(args.lines), "--changes", str(args.changes),
+                            "--bursts", str(args.bursts), "--check-cpu-child"] + (["--distinct"] if args.distinct else []),
+                           env=dict(os.environ, PYTHONPATH=str(source)), cwd=str(source), capture_output=True,
+                           text=True, check=True)
+    return json.loads(found.stdout.strip().split("\n")[-1])
+
+
+def _check_cpu_child(args) -> None:
+    import json
+    # (check_scaling put this checkout first on the path and imported its `dsl`: the code measured is
+    # PYTHONPATH's)
+    sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != ROOT]
+    for name in [name for name in sys.modules if name == "dsl" or name.startswith("dsl.")]:
+        del sys.modules[name]
+    from dsl.lsp.analysis import check_scenario
+    assert Path(sys.modules["dsl"].__file__).resolve().parent.parent == Path(os.environ["PYTHONPATH"]).resolve()
+    try:
+        from dsl.lsp.worker import _started
+        import multiprocessing
+        _started(multiprocessing.Value("q", 0), *([multiprocessing.Value("q", 0)] if _started.__code__.co_argcount > 1 else []))
+    except ImportError:
+        pass
+    folder = Path(tempfile.mkdtemp(prefix="drama-lsp-cpu-"))
+    (folder / "setting.yaml").write_text(EMBERFALL_SETTING)
+    (folder / "cast.yaml").write_text(EMBERFALL_CAST)
+    text = _text(args)
+    (folder / "script.drama").write_text(text)
+    (folder / "scenario.yaml").write_text("title: T\nsetting: setting.yaml\ncast: cast.yaml\nscript: script.drama\n")
+    path, scenario = os.path.realpath(folder / "script.drama"), str(folder / "scenario.yaml")
+    lines = text.split("\n")
+    rolls = [k for k, line in enumerate(lines) if line.endswith(", roll")]
+    rng = random.Random(2)
+    check_scenario(scenario, {path: text})
+    one, burst = [], []
+    for _ in range(max(args.bursts, 5)):
+        for times, edits in ((one, 1), (burst, args.changes)):
+            for _ in range(edits):
+                at = rng.choice(rolls)
+                lines[at] = lines[at].rsplit(",", 1)[0] + f", rolled {rng.randint(1, 6)}"
+            start = time.process_time()
+            check_scenario(scenario, {path: "\n".join(lines)})
+            times.append((time.process_time() - start) * 1000)
+    print(json.dumps({"one": statistics.median(one), "burst": statistics.median(burst)}))
+
+
+def _text(args) -> str:
+    text = script(random.Random(1), args.lines)
+    if args.distinct:                         # a writer's script: few lines written twice
+        text = "\n".join(line.replace(".", f", {k}.") if line.startswith(">") else line
+                         for k, line in enumerate(text.split("\n")))
+    return text
+
+
 async def main(args) -> None:
     print(f"{args.lines} lines, edits of {args.edit}, {args.bursts} bursts of {args.changes} changes"
           f" {args.gap * 1000:.0f} ms apart; load average {os.getloadavg()[0]:.2f}")
@@ -184,10 +241,16 @@ async def main(args) -> None:
     found = {}
     for name, source in runs:
         print(f"{name}: the server of {source}")
+        cpu = check_cpu(args, source)
+        print(f"{name}: CPU of the check of an edited version in the checking process: after one edit"
+              f" {cpu['one']:.0f} ms, after {args.changes} edits {cpu['burst']:.0f} ms (median)")
         found[name] = await measure(args, source)
+        found[name]["check"] = cpu
         _figures(name, found[name])
     if args.before:
         before, after = found["before"], found["after"]
+        print(f"CPU of a check: before/after {before['check']['one'] / after['check']['one']:.1f}x after one edit,"
+              f" {before['check']['burst'] / after['check']['burst']:.1f}x after {args.changes}")
         if after["cpu"][1]:
             print(f"CPU time a burst: before/after {sum(before['cpu']) / sum(after['cpu']):.2f}x; the server's"
                   f" process {before['cpu'][0] / after['cpu'][0]:.2f}x, its workers {before['cpu'][1] / after['cpu'][1]:.2f}x")
@@ -237,4 +300,9 @@ if __name__ == "__main__":
     parser.add_argument("--source", help="the checkout whose `dsl` to run (default: this one)")
     parser.add_argument("--before", help="a checkout to measure first, in the same run (the code before a change)")
     parser.add_argument("--no-preview", dest="preview", action="store_false", help="leave the preview out")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--check-cpu-child", action="store_true", help=argparse.SUPPRESS)
+    parsed = parser.parse_args()
+    if parsed.check_cpu_child:
+        _check_cpu_child(parsed)
+    else:
+        asyncio.run(main(parsed))

@@ -458,11 +458,13 @@ def translate_events(events: list[dict], t: Translation) -> list[dict]:
                 event["qualifiers"] = [q for q in event.get("qualifiers") or ()
                                        if _clause(event, q, t, out)]
         elif kind == "member_lost" and event.get("member"):
-            event["member"] = t.get("member", event["member"]) or event["member"]
+            event["member"] = t.get("member", event["member"]) or _as_name(event["member"])
         elif kind == "choice":
             choice, taken = t.get("choice", event.get("choice")), t.get("option", event.get("taken"))
             if choice is None or taken is None:
-                continue                 # a choice told without its words says nothing
+                # a choice told without its words says nothing; its place is kept, so that
+                # every later event keeps its step (the story model's facts name them)
+                event = {"type": "untold", "line": event.get("line"), "file": event.get("file")}
             event.update(choice=choice, taken=taken)
         elif kind == "drama" and event.get("drama"):
             event["drama"] = t.get("drama", event["drama"]) or event["drama"]
@@ -518,7 +520,8 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
             names[t.lang] = name
     sheet["names"] = names
     if sheet.get("members"):
-        sheet["members"] = [t.get("member", m) or m for m in sheet["members"]]
+        # a member left in English is a name: `young Fen` is `Young Fen` (`the Weaver`: render/grammar.told_name)
+        sheet["members"] = [t.get("member", m) or _as_name(m) for m in sheet["members"]]
     short = sheet.get("short")
     if short is not None and not (isinstance(short, Mapping) and short.get(t.lang)):
         said = t.get("short", _source(short))
@@ -540,6 +543,12 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
             words[move] = kept
     sheet["words"] = words
     return sheet
+
+
+def _as_name(member: str) -> str:
+    if member[:1].islower() and not member.lower().startswith("the "):
+        return member[:1].upper() + member[1:]
+    return member
 
 
 def warnings(t: Translation, scenario_path: str) -> list[DramaError]:

@@ -15,6 +15,14 @@
   class's, not bound methods held by the instance; only errors make cycles
   (an exception and its traceback's frames), and a simulation's loop collects
   them now and then (`tidy`).
+- **The language server's worker processes** (`dsl/lsp/worker.py`) live as
+  long as the editor and remember what each check met (parses, dry runs),
+  so their heap only grows: a full collection there took a second under
+  load in the middle of a check. So a worker runs with the collector off
+  for good (`off_for_good`), and collects when the writer pauses
+  (`collect`, the job the server gives after a quiet moment), or, if no
+  pause comes, before a job once the garbage of about a hundred checks has
+  piled up (`collect_if_piled`).
 - **A repeated line is parsed once, and its node shared** by its
   occurrences, each with a shift of lines (`nodes.Script`); the one place
   that shifts positions is `dsl/syntax/occurrences.py`.
@@ -55,6 +63,27 @@ def paused_collector() -> Iterator:
 
 def _tidy() -> None:
     gc.collect(0)
+
+
+def off_for_good() -> None:
+    """A long-lived process that collects only when told to (the language server's workers, above)."""
+    gc.disable()
+
+
+def collect() -> None:
+    """Collect every generation now: the cycles the checks left (their errors' tracebacks ...)."""
+    gc.collect()
+
+
+# how many new objects that may hold cycles a process with the collector off lets pile up before
+# `collect_if_piled` collects them (about a hundred checks' worth)
+MOST_GARBAGE = 3_000_000
+
+
+def collect_if_piled() -> None:
+    """Collect when more than MOST_GARBAGE new objects have piled up since the last collection."""
+    if gc.get_count()[0] > MOST_GARBAGE:
+        gc.collect()
 
 
 def one_shot() -> None:

@@ -30,21 +30,42 @@ def folder() -> Path | None:
     return path
 
 
+# entries the folder holds at most: each write past it removes the oldest (a developer who edits
+# the grammar or the package makes a new parser or template entry at each edit)
+KEEP = 1000
+
+
 def write(path: Path, data: bytes) -> bool:
     """Write `data` to `path` whole or not at all (a file beside it, renamed over it):
-    a reader in another process never sees half of it. False when it cannot be written."""
+    a reader in another process never sees half of it. False when it cannot be written.
+    The oldest entries past KEEP are removed (an entry removed is made again when needed)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     try:
         with open(temporary, "wb") as out:
             out.write(data)
         os.replace(temporary, path)
-        return True
     except OSError:
         try:
             os.unlink(temporary)
         except OSError:
             pass
         return False
+    _prune(path.parent)
+    return True
+
+
+def _prune(where: Path) -> None:
+    try:
+        entries = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(where)
+                   if entry.name.endswith(".marshal") and entry.is_file()]
+    except OSError:
+        return
+    entries.sort()
+    for _, old in entries[:max(0, len(entries) - KEEP)]:
+        try:
+            os.unlink(old)
+        except OSError:                      # (another process removed it first)
+            pass
 
 
 def kept(name: str, source: str | bytes, make: Callable[[], T], *, version=1) -> T:

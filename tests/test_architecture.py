@@ -135,3 +135,10 @@ def _no_cycle(inside_functions: bool) -> None:
     for name in sorted(graph):
         if name not in state:
             visit(name, [name])
+
+
+def test_the_cyclic_collector_is_managed_in_one_module():
+    """One source of truth: only dsl/collector.py pauses, freezes or runs the garbage collector."""
+    users = sorted(name for name in _modules() if name != "dsl/collector.py"
+                   and re.search(r"^\s*(?:import gc\b|from gc import)", (ROOT / name).read_text("utf-8"), re.M))
+    assert not users, f"modules that manage the collector themselves: {users}"

@@ -127,7 +127,8 @@ def body(draw, depth=0):
 def scripts(draw):
     parts = []
     for number in range(draw(st.integers(1, 2))):
-        who = draw(st.sampled_from(["Ash, Wren, Chief, Raiders"] * 3 + ["Ash, Chief, Raiders, Wren"]))
+        who = draw(st.sampled_from(["Ash, Wren, Chief, Raiders"] * 3 + ["Ash, Chief, Raiders, Wren",
+                                                                     "Ash, Wren, Chief, Raiders, rounds of 1 hour"]))
         parts += ['scene "The Ford"', f'drama "Fight" with {who}', "initiative", draw(body())]
         if draw(st.booleans()):
             parts += [f"if {draw(condition())}", 'end drama "won"', "else", "end drama", "end"]

@@ -267,6 +267,21 @@ def test_a_kept_template_is_used_only_for_what_it_was_compiled_for(tmp_path):
                for entry in (tmp_path / "drama").glob("template-*.marshal"))
 
 
+def test_the_cache_folder_keeps_the_newest_entries_only(tmp_path, monkeypatch):
+    from dsl import user_cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(user_cache, "KEEP", 5)
+    made = []
+    for number in range(8):
+        made.append(user_cache.kept(f"entry{number}", f"source {number}", lambda: number))
+        entry, = (tmp_path / "drama").glob(f"entry{number}-*.marshal")
+        os.utime(entry, ns=(number * 10**9, number * 10**9))       # (in the order they were made)
+    assert made == list(range(8))
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "drama").glob("*.marshal")) == \
+        [f"entry{n}" for n in range(3, 8)]
+    assert user_cache.kept("entry0", "source 0", lambda: "made again") == "made again"
+
+
 # ---------------------------------------------------------------------------
 # what the start-up path imports
 

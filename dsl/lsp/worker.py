@@ -13,11 +13,9 @@
 # share): a stale job that still waits in the queue answers None without
 # running, and the signal stops the one that runs only if it is stale.
 #
-# Python's collection of cycles is off in the worker: a full one, over all
-# that the process remembers, took a second under load in the middle of a
-# check. The server asks for it (`collect`) when the writer pauses; a worker
-# that never gets a pause collects before a job once garbage has piled up
-# (about a hundred checks' worth).
+# Python's collection of cycles is off in the worker, and done when the
+# writer pauses (`collect`, which the server asks for) or when garbage has
+# piled up: dsl/collector.py, which manages the collector, says why.
 #
 # Errors cross the pipe as their class, `args` and attributes: a DramaError
 # cannot be pickled the ordinary way (its subclasses' `__init__` take other
@@ -26,7 +24,6 @@
 from __future__ import annotations
 
 import concurrent.futures
-import gc
 import io
 import multiprocessing
 import os
@@ -34,6 +31,7 @@ import pickle
 import signal
 from typing import Callable
 
+from .. import collector
 from ..errors import DramaError
 
 __all__ = ["Worker", "Stale"]
@@ -43,8 +41,6 @@ _SIGNAL = getattr(signal, "SIGUSR1", None)      # (none on Windows: a stale job 
 # which every ticket is stale (the server raises it on `interrupt`)
 _current: int | None = None
 _stale_below = None
-# how many new objects that may hold cycles a worker lets pile up (when no pause came to collect them)
-_MOST_GARBAGE = 3_000_000
 
 
 class Stale(BaseException):
@@ -88,7 +84,7 @@ def _started(stale_below) -> None:
     from ..syntax.parse import remember as remember_parses
     remember_parses()
     remember_checks()
-    gc.disable()
+    collector.off_for_good()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _SIGNAL is not None:
         signal.signal(_SIGNAL, _stop)
@@ -100,8 +96,7 @@ def _call(ticket: int, job: Callable, args: tuple) -> bytes | None:
     global _current
     if ticket < _stale_below.value:
         return None
-    if gc.get_count()[0] > _MOST_GARBAGE:
-        gc.collect()
+    collector.collect_if_piled()
     try:
         try:
             _current = ticket
@@ -114,8 +109,8 @@ def _call(ticket: int, job: Callable, args: tuple) -> bytes | None:
 
 
 def collect() -> None:
-    """The job of a quiet moment: the cycles that the checks left (their errors' tracebacks ...)."""
-    gc.collect()
+    """The job of a quiet moment: the cycles that the checks left (dsl/collector.py)."""
+    collector.collect()
 
 
 class Worker:

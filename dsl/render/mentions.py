@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -93,7 +94,8 @@ class Mentions:
         a joint side is plural."""
         if not isinstance(value, Ref):
             first = str(value).split(" ", 1)[0]
-            return Form("", self.book.plural(int(first) if first.isdigit() else 1))
+            counted = getattr(value, "number", None)
+            return Form("", self.book.plural(counted if counted is not None else int(first) if first.isdigit() else 1))
         mixed = self.book.word("mixed_gender") if "mixed_gender" in self.book.words else ""
         if len(value.ids) != 1:
             return Form(mixed if how == "pronoun" else list_form(
@@ -137,6 +139,8 @@ class Mentions:
             if p is not None and p["group"] and they:
                 return max(len(p["members"]), 2)
             return 1
+        if getattr(value, "number", None) is not None:
+            return value.number
         words = str(value).split(" ", 1)
         return int(words[0]) if words[0].isdigit() else 1
 
@@ -168,7 +172,7 @@ class Mentions:
             # a they who is one person: only when nobody else was just named
             ambiguous = ambiguous or (self._pronoun_key(pid) == "they" and not p["group"]
                                       and self.last_named != {pid}) or self._they_crowded(pid) \
-                or self._unsaid_it(pid)
+                or self._unsaid_it(pid) or self._it_clash(pid)
             # not after its members were named (`Aldo, Berthe et Cyr ... Elle`: who?)
             if pronoun is not None and not ambiguous and self.last_form.get((pid,)) not in ("pronoun", "members"):
                 return pronoun[0], "pronoun"
@@ -184,9 +188,17 @@ class Mentions:
                 return Listed(self.book, members), "members"
         members = self.standing_members.get(pid) or []
         if alone and p["group"] and len(members) > 1 and mode is None and not start and not self.no_members \
-                and pid in self.members_told and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
+                and pid in self.members_told and self.last_form.get((pid,)) != "members" and stable_hash(f"{self.seed}:{key}:members") % 5 == 0:
             return Listed(self.book, members), "members"
         return p["short"], "short"
+
+    def _it_clash(self, pid: str, text: str | None = None) -> bool:
+        """A party that is `it`, in a phrase that says `it` of something else
+        (`It makes it look easy`, `It loses ground over it`): named instead."""
+        if self.lang in GENDERED or self._pronoun_key(pid) != "it":
+            return False
+        phrase = getattr(self, "filling", "") if text is None else text
+        return getattr(self, "it_taken", False) or bool(re.search(r"\b[Ii]t\b", re.sub(r"\{[^{}]*\}", "", phrase)))
 
     def _unsaid_it(self, pid: str) -> bool:
         """A group that is `it` only because its name is singular (`the crew`): its
@@ -215,7 +227,8 @@ class Mentions:
         here = self.phrase_named
         clear = set(ids) <= here or (set(ids) <= self.last_named and len(ids) == 1 and not any(
             self._pronoun_key(o) == self._pronoun_key(ids[0]) for o in self.last_named | here if o != ids[0]))
-        if forms is not None and clear and not (len(ids) == 1 and set(ids) - here and self._they_crowded(ids[0])):
+        if forms is not None and clear and not (len(ids) == 1 and set(ids) - here and self._they_crowded(ids[0])) \
+                and not (len(ids) == 1 and self._it_clash(ids[0])):
             return forms[index]
         if len(ids) > 1:
             return self.book.join(self._one(pid, "short", False, False, key)[0] for pid in ids)

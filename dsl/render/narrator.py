@@ -146,6 +146,8 @@ class Narrator(Mentions):
         self.opened_with_name = False             # the last phrase filled began with a name
         self.opened_pronoun = ""                  # the pronoun it began with, if it did
         self.subject_pronoun = False              # its subject was a pronoun
+        self.filling = ""                         # the phrase being filled
+        self.it_taken = False                     # `it` will mean no party in what follows
         self.phrase_subject: tuple[str, ...] | None = None   # who it named as its subject, if anyone
         self.phrase_named: set[str] = set()       # who the phrase being filled has named so far
         self.no_members = False                   # the slot being filled comes after a comma
@@ -198,7 +200,7 @@ class Narrator(Mentions):
             # (`It is no contest: Wick carries it`: `soft` lets that pass, rather than a phrase used before)
             if match.start():
                 return not soft
-            return not self._pronoun_ok(value.ids)
+            return not self._pronoun_ok(value.ids) or (len(value.ids) == 1 and self._it_clash(value.ids[0], text))
         return False
 
     def _no_pronoun(self, text: str, roles: dict) -> bool:
@@ -295,6 +297,7 @@ class Narrator(Mentions):
         words_used: dict[str, str] = {}
         apposition = False
         self.phrase_named = named
+        self.filling = text
         self.subject_pronoun = False
         wanted = subject_role(text)
         for match, role, mode, forms in slots(text):

@@ -135,6 +135,8 @@ class Hold:
     step: int
     party: str
     used: bool                           # the party acted on it later in the round
+    round: int | None = None
+    situation: int | None = None         # index in Story.situations
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,16 @@ class Story:
             if s.step <= step and (s.end_step is None or step <= s.end_step):
                 found = s
         return found
+
+    def hold_told(self, step: int) -> bool:
+        """Whether a declared hold is worth telling: it was used, or something is
+        still told after it in its situation (not a hold kept for nobody, once
+        the other side has fallen)."""
+        hold = self.holds.get(step)
+        if hold is None:
+            return False
+        return hold.used or any(a.told and a.step > step and a.situation == hold.situation
+                                for a in self.acts.values())
 
     def points_at(self, step: int) -> list[Point]:
         return [p for p in self.points if p.step == step]
@@ -293,7 +305,8 @@ class _Reader:
         pid = event.get("party")
         if pid:
             self.declared[pid] = step
-            self.story.holds[step] = Hold(step, pid, False)
+            self.story.holds[step] = Hold(step, pid, False, event.get("round"),
+                                          len(self.story.situations) - 1 if self.situation is not None else None)
             self._appear([pid])
 
     def _on_action(self, step, event):
@@ -313,7 +326,7 @@ class _Reader:
         declared = tuple(p for p in actors if p in held and p in self.declared)
         for pid in declared:
             hold_step = self.declared.pop(pid)
-            self.story.holds[hold_step] = Hold(hold_step, pid, True)
+            self.story.holds[hold_step] = Hold(**{**self.story.holds[hold_step].__dict__, "used": True})
         first = False
         if sit is not None and actors and (targets or event.get("gm_target") is not None):
             if self.sit_round == 1:

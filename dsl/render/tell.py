@@ -24,6 +24,17 @@ _NOT_VERBS = {"the", "a", "an", "this", "that", "these", "those", "my", "our", "
               "right", "up", "down"}
 
 
+class Counted(str):
+    """Words that count something (`two days`), with the count they agree as."""
+
+    number = 1
+
+    def __new__(cls, text: str, number: int):
+        out = super().__new__(cls, text)
+        out.number = number
+        return out
+
+
 _ARTICLES = {"the", "a", "an"}
 # the first words of a label that say where or when the choice is made (`At the river`)
 _PLACES = {"at", "by", "in", "on", "before", "after", "under", "over", "near", "beside", "across", "beyond",
@@ -130,7 +141,7 @@ class Teller(SituationTelling, ExchangeTelling):
             act = self.story.acts.get(item["step"])
             return act is not None and (act.told or (kind == "option" and bool(act.options)))
         if kind == "hold":
-            return item["step"] in self.story.holds
+            return self.story.hold_told(item["step"])
         if kind == "defeat":
             return item["step"] in self.story.defeats
         if kind == "initiative":
@@ -209,11 +220,25 @@ class Teller(SituationTelling, ExchangeTelling):
     def duration(self, item: dict) -> str:
         """In-world time as the script wrote it, or in the book's language (Babel)."""
         if self.n.book.written_durations:
-            return item["duration"]
+            return self._spelled(str(item["duration"]))
         from datetime import timedelta
         from babel.dates import format_timedelta
         return format_timedelta(timedelta(seconds=item.get("seconds", 0)), threshold=1.0,
                                 locale=self.n.book.locale)
+
+    def _spelled(self, text: str) -> str:
+        """`1 hour` -> `an hour`, `2 days` -> `two days`: a count under ten in
+        words, as prose writes it (the number stays a number for agreement)."""
+        match = re.fullmatch(r"(\d+) (\w+)", text.strip())
+        if match is None:
+            return text
+        count, unit = int(match.group(1)), match.group(2)
+        words = self.n.book.words
+        if count == 1 and "a" in words and "an" in words:
+            article = words["an"] if unit[:1].lower() in "aeiou" or unit.lower().startswith("hour") else words["a"]
+            return Counted(f"{article} {unit}", 1)
+        spelled = words.get(f"number_{count}") if count < 10 else None
+        return Counted(f"{spelled} {unit}", count) if spelled else text
 
     def member_lost(self, item: dict) -> str:
         pid = item["party"]

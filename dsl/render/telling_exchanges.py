@@ -19,6 +19,8 @@ class ExchangeTelling:
         held = self._say("held", act, "held", k, {"P": Ref(act.declared_hold)}) if act.declared_hold else ""
         targets = Ref(act.target_ids)
         gm = act.gm_target is not None and not act.targets
+        # against a target number the result opens with `It` (`It works`): the actor is named, not `it`
+        n.it_taken = gm
         intent = act.intent
         words = self._words(act.actors[0], intent) if len(act.actors) == 1 else {}
         role = self._role(act.step, act.actors) or "none"
@@ -47,6 +49,7 @@ class ExchangeTelling:
                 text = n.say("act_gm_label", k, {"A": attacker, "I": label}, role=role, lead=lead)
             else:
                 text = n.say("act_label", k, {"A": attacker, "T": targets, "I": label}, role=role, lead=lead)
+        n.it_taken = False
         if held:
             # the declared hold opens the action's sentence: `At last, the Overlord ...`
             text = held + self._word("held_then") + (text if n.opened_with_name else self._lower(text))
@@ -206,17 +209,23 @@ class ExchangeTelling:
         """What a comparison cost a party beyond what its result says: a miss (or
         a win) that cost two or more, and not the loser of a double win, whose
         words already say so."""
-        out = []
+        paid = []
         for pid, amount in c.costs.items():
             if amount < 2 or (c.double and pid in c.loser) or pid not in self.party:
                 continue
             if not c.double and pid in c.loser and not c.ones.get(pid) and amount < 3:
                 continue                  # an ordinary loss, which the result already tells
-            won = pid in c.winner
-            out.append(sentence(self._say("cost", (c, pid), "cost", f"{c.step}:{pid}:cost", {"P": Ref((pid,))},
-                                          won=won)))
-            self._mergeable = False
-        return out
+            paid.append(pid)
+        if not paid:
+            return []
+        self._mergeable = False
+        if len(paid) > 1:
+            # winner and loser both paid dearly: one sentence, not two in a row
+            return [sentence(self._say("cost", (c, tuple(paid)), "cost", f"{c.step}:cost", {"P": Ref(tuple(paid))},
+                                       won="both"))]
+        pid = paid[0]
+        return [sentence(self._say("cost", (c, pid), "cost", f"{c.step}:{pid}:cost", {"P": Ref((pid,))},
+                                   won=pid in c.winner))]
 
     def _values(self, c: Clash) -> str:
         if not self.numbers:

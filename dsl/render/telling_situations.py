@@ -189,7 +189,7 @@ class SituationTelling:
 
     def hold(self, item: dict) -> str:
         hold = self.story.holds.get(item["step"])
-        if hold is None:
+        if hold is None or not self.story.hold_told(item["step"]):
             return ""
         return sentence(self._say("hold", hold, "hold", str(item["key"]), {"P": Ref((hold.party,))},
                                   used=hold.used))

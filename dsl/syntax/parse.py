@@ -61,7 +61,7 @@ def parse(text: str, file: str, line_offset: int = 0,
     if len(text) > MAX_SCRIPT or (len(text) > MAX_LINE and max(map(len, source_lines)) > MAX_LINE):
         source_lines = _within_limits(source_lines, file, line_offset, sink)
     elif _memory is not None and sink.collecting and sink.limit is None:
-        found = _memory.parse(source_lines, file, line_offset, _read_region, MAX_ERRORS)
+        found = _memory.parse(source_lines, file, line_offset, _read_regions, MAX_ERRORS)
         if found is not None:
             script, found_errors = found
             for error in found_errors:
@@ -120,10 +120,41 @@ def _read(source_lines: list[str], file: str, line_offset: int, sink: Diagnostic
         return script, clean, nesting.errors[found:] if nesting is not sink else []
 
 
+def _read_regions(lines: list[str], file: str, line_offset: int, ranges: list[tuple[int, int]]) \
+        -> list[tuple[nodes.Script, bool, list[DramaError], list[DramaError]]]:
+    """The regions of an edited text (line indexes [low, high) of `lines`) read alone (reparse.py),
+    for each: (its script, whether the read was clean, the errors of its lines in the order found,
+    its errors of nesting). Their distinct statements are read in one pass; when that pass meets an
+    error, each region is read again on its own, to say which."""
+    with paused_collector():
+        reading = Reading(file, line_offset, lines)
+        try:
+            script = reading.grouped(ranges)
+        except DramaError:
+            script = None
+        builder = reading.builder
+        if script is None or builder.soft:
+            return [_read_region(lines[low:high], file, line_offset + low) for low, high in ranges]
+        out = []
+        occurrences = list(script.occurrences())
+        at = 0
+        for low, high in ranges:
+            shared, shifts = [], []
+            while at < len(occurrences) and occurrences[at][0].pos.line + occurrences[at][1] - line_offset - 1 < high:
+                shared.append(occurrences[at][0])
+                shifts.append(occurrences[at][1])
+                at += 1
+            part = nodes.Script(file, tuple(shared), tuple(shifts) if any(shifts) else ())
+            nesting = Diagnostics()
+            if builder.control or any(type(s) is nodes.OptionLine for s in part.shared):
+                part = nodes.Script(file, nest(part.statements, nesting))
+            out.append((part, True, [], nesting.errors))
+        return out
+
+
 def _read_region(lines: list[str], file: str, line_offset: int) \
         -> tuple[nodes.Script, bool, list[DramaError], list[DramaError]]:
-    """A region of an edited text read alone (reparse.py): (its script, whether the read was clean,
-    the errors of its lines in the order found, its errors of nesting)."""
+    """A region read alone (see `_read_regions`)."""
     found: list[DramaError] = []
     script, clean, nesting = _read(lines, file, line_offset, Diagnostics(into=found), Diagnostics())
     return script, clean, found, nesting
@@ -183,7 +214,7 @@ class Reading:
                     statements.pop()
         return nodes.Script(file, tuple(statements))
 
-    def grouped(self) -> nodes.Script:
+    def grouped(self, ranges: Sequence[tuple[int, int]] | None = None) -> nodes.Script:
         """Parse each distinct statement once: the fast way for long, repetitive play logs.
 
         A statement is its first line and the indented lines below it; its syntax
@@ -191,25 +222,29 @@ class Reading:
         text) is not read again: the occurrence shares its node, with a shift of
         as many lines as it is below the first (`nodes.Script`).
         The first error raised is the first of the file, as it is in the first
-        statement with that text.
+        statement with that text. `ranges` (line indexes [low, high), in order) reads
+        only the statements of those lines, in one pass (the regions an edit changed,
+        reparse.py).
         """
         source_lines, file, line_offset = self.source_lines, self.file, self.offset
         # the statements, as (first, end) line indexes, without trailing blank/comment lines
         groups = []
-        first = None
-        last_content = -1
         blank = _BLANK.match
-        for index, line in enumerate(source_lines):
-            if line and line[0] not in " \t#":  # the first line of a statement
-                if first is not None:
-                    groups.append((first, last_content + 1))
-                first = last_content = index
-            elif line and blank(line) is None:  # an indented line
-                if first is None:
-                    first = index  # before any statement: an error
-                last_content = index
-        if first is not None:
-            groups.append((first, last_content + 1))
+        for low, high in ranges if ranges is not None else ((0, len(source_lines)),):
+            first = None
+            last_content = -1
+            for index in range(low, high):
+                line = source_lines[index]
+                if line and line[0] not in " \t#":  # the first line of a statement
+                    if first is not None:
+                        groups.append((first, last_content + 1))
+                    first = last_content = index
+                elif line and blank(line) is None:  # an indented line
+                    if first is None:
+                        first = index  # before any statement: an error
+                    last_content = index
+            if first is not None:
+                groups.append((first, last_content + 1))
 
         known: dict[str, int] = {}
         unique: list[int] = []           # the first line index of each distinct statement
@@ -231,6 +266,8 @@ class Reading:
         self.builder.out = read = []
         self.read("\n" + "\n".join(parts) + "\n", line_map)
         if len(read) != len(unique):  # pragma: no cover - each group is one statement
+            if ranges is not None:
+                raise DramaError("E001", "a statement read as two", position=None)
             return self.plain(Diagnostics.of(None))
         statements = tuple([read[number] for number, _ in placed])
         shifts = tuple([first - unique[number] for number, first in placed])

@@ -44,9 +44,9 @@ from .occurrences import moved
 
 __all__ = ["Memory", "copied"]
 
-# Reads the lines of a region alone: (its script, whether the read was clean, the errors of its lines
-# in the order found, its errors of nesting).
-Read = Callable[[list[str], str, int], "tuple[nodes.Script, bool, list[DramaError], list[DramaError]]"]
+# Reads the regions (line indexes [low, high) of the new lines), each alone: for each, (its script,
+# whether the read was clean, the errors of its lines in the order found, its errors of nesting).
+Read = Callable[[list[str], str, int, list], "list[tuple[nodes.Script, bool, list[DramaError], list[DramaError]]]"]
 # a region of more than this share of the lines is not worth reading apart: the whole text is read
 _MOST = 0.5
 
@@ -115,22 +115,28 @@ class Memory:
         parts = []
         found: list[DramaError] = []
         clean = True
+        ranges = []
         moved_by = 0
         for low, high, delta in regions:
-            region, region_clean, errors, nesting = read(lines[low + moved_by:high + moved_by + delta], file,
-                                                         offset + low + moved_by)
-            if nesting or errors and found:
+            ranges.append((low + moved_by, high + moved_by + delta))
+            moved_by += delta
+        # (a region that reaches the end of the file may have errors of nesting, a block with no `end`
+        # among them: they come after every other, as in a fresh parse, which reports those last)
+        last_nesting: list[DramaError] = []
+        for k, (region, region_clean, errors, nesting) in enumerate(read(lines, file, offset, ranges)):
+            if nesting and (k < len(regions) - 1 or regions[k][1] < len(old.lines)) or errors and found:
                 return None
             clean = clean and region_clean
             found = found or errors
+            last_nesting = nesting
             parts.append(region)
-            moved_by += delta
         if len(found) >= most_errors or any(e.position is None for e in found):
             return None
         joined = _joined(old, regions, parts, offset)
         if joined is None:
             return None
         script, errors = joined
+        errors += last_nesting
         self.last = "region"
         if clean:
             self.keep(lines, file, offset, script, errors)

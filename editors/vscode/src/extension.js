@@ -53,6 +53,7 @@ class Preview {
     this.document = undefined;
     this.options = { seed: 0, choices: {}, view: "log" };
     this.timer = undefined;
+    this.stale = false;
   }
 
   show(document) {
@@ -63,6 +64,10 @@ class Preview {
         localResourceRoots: [vscode.Uri.file(path.join(this.context.extensionPath, "media"))],
       });
       this.panel.onDidDispose(() => (this.panel = undefined));
+      // rendered only while it is seen: a hidden preview asks again when it is shown
+      this.panel.onDidChangeViewState(() => {
+        if (this.panel && this.panel.visible && this.stale) this.refresh();
+      });
       this.panel.webview.onDidReceiveMessage((message) => this.receive(message));
       this.panel.webview.html = this.page();
     }
@@ -72,11 +77,16 @@ class Preview {
   changed(document) {
     if (!this.panel || !this.document) return;
     clearTimeout(this.timer);
+    if (!this.panel.visible) {
+      this.stale = true;
+      return;
+    }
     this.timer = setTimeout(() => this.refresh(), 100);
   }
 
   async refresh() {
     if (!this.panel || !client || !this.document) return;
+    this.stale = false;
     const found = await client.sendRequest("workspace/executeCommand", {
       command: "drama.preview",
       arguments: [this.document.uri.toString(), this.options],
