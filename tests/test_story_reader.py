@@ -8,7 +8,9 @@ logs. Two scenarios the transcripts were not written for (tests/story/):
   members, a dictate, a reroll, a costly miss, a GM target and a tie, all with
   given dice; a choice asked as a question; a fight in a loop in which blows at
   the fallen are skipped (RULES point 15), a rushed recovery, a member lost and
-  a helped recovery.
+  a helped recovery;
+- `fair`: a race with an extra target and qualifiers, an escape by an it/its
+  goat from a joint side, and a contest whose ties luck settles.
 
 A golden per adventure (seed 0, English), and, over seeds 0-5 in both
 languages, the checker of tests/test_story.py and the classes of sentence a
@@ -32,7 +34,7 @@ from dsl.render import render
 from test_story import check, flat
 
 HERE = Path(__file__).resolve().parent
-ADVENTURES = {name: HERE / "story" / name / "scenario.yaml" for name in ("salt", "beacon")}
+ADVENTURES = {name: HERE / "story" / name / "scenario.yaml" for name in ("salt", "beacon", "fair")}
 GOLDENS = HERE / "goldens" / "story"
 
 
@@ -119,3 +121,34 @@ def test_the_chase_tells_pursuers_and_quarry_the_right_way_round():
                     assert not re.search(r"pulls away|opens the gap|far behind|gap between them grows", words), words
             if kind == "defeat" and fact != ("Vey",) and "Across the Flats" in str(fact):
                 assert "caught" not in words, words
+
+
+def test_a_quarry_is_caught_only_while_someone_gives_chase():
+    """The goat's defeat is a capture only if one of its pursuers still stands;
+    with every pursuer down it has run itself out (its own failed try)."""
+    for seed in range(6):
+        events = run("fair", seed)
+        told: list = []
+        transcript(events, told=told)
+        down: set = set()
+        fallen_at = {}
+        for i, e in enumerate(events):
+            fallen_at[i] = set(down)
+            if e["type"] == "defeat":
+                down.add(e["party"])
+            elif e["type"] in ("drama", "drama_end"):
+                down = set()
+        for kind, fact, words in told:
+            if kind == "defeat" and fact == ("Goat",) and re.search(r"caught|no way out|run to ground", words):
+                step = next(i for i, e in enumerate(events) if e["type"] == "defeat" and e["party"] == "Goat")
+                assert not {"Odile", "Twins"} <= fallen_at[step], (seed, words)
+
+
+def test_the_frame_never_echoes_the_intent_or_its_qualifier():
+    """`set out to trip and leave Odile behind, so that she falls behind`: the
+    words a frame adds are none of the intent's or its qualifiers'."""
+    for seed in range(6):
+        said = body(transcript(run("fair", seed)))
+        for sentence in re.split(r"(?<=[.!?]) ", said):
+            assert not re.search(r"behind.*so that she falls behind", sentence), sentence
+            assert not re.search(r"out to \w+ out\b", sentence), sentence

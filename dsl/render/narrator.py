@@ -20,12 +20,32 @@ from ..scenes import DEFAULT_KIND
 VOWELS = "aeiouAEIOU"
 
 
+# English verbs that take no -s (modals) and forms no rule of endings gives
+MODALS = {"can", "could", "will", "would", "shall", "should", "may", "might", "must", "cannot", "can't",
+          "won't", "wouldn't", "couldn't", "shouldn't", "mustn't"}
+# third person singular -> base (after `to`), where the endings mislead
+BASE = {"is": "be", "has": "have", "does": "do", "goes": "go", "was": "be", "dies": "die", "lies": "lie",
+        "ties": "tie", "vies": "vie", "focuses": "focus", "biases": "bias", "doesn't": "not", "isn't": "not be",
+        "hasn't": "not have", "wasn't": "not be"}
+# third person singular -> plural
+PLURAL = {"is": "are", "has": "have", "was": "were", "does": "do", "doesn't": "don't", "isn't": "aren't",
+          "hasn't": "haven't", "wasn't": "weren't"}
+
+
+def _case(word: str, like: str) -> str:
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
+
+
 def bare(intent: Any) -> str:
     """An intent after `to`: its first word in the base form, for intents
     written in the third person (`leaps the chasm` -> `leap the chasm`)."""
     words = str(intent).split(" ", 1)
     first = words[0]
     lower = first.lower()
+    if lower in BASE:
+        return " ".join([_case(BASE[lower], first)] + words[1:])
+    if lower in MODALS:
+        return " ".join(words)
     if len(lower) > 3 and lower.endswith("ies"):
         first = first[:-3] + "y"
     elif lower.endswith(("sses", "shes", "ches", "xes", "zzes", "oes")):
@@ -89,19 +109,16 @@ def ids_of(side: Any) -> tuple[str, ...]:
 
 def english_bare(phrase: str) -> str:
     """`leaps the chasm` -> `leap the chasm`: the first word in the base form."""
-    first, space, rest = phrase.partition(" ")
-    irregular = {"is": "be", "has": "have", "does": "do", "goes": "go"}
-    if first.lower() in irregular:
-        return irregular[first.lower()] + space + rest
     return bare(phrase)
 
 
 def english_plural(phrase: str) -> str:
     """`is engulfed` -> `are engulfed`, `leaps` -> `leap`: a verb agreeing with a plural subject."""
     words = phrase.split(" ", 1)
-    forms = {"is": "are", "has": "have", "was": "were", "does": "do"}
-    if words[0].lower() in forms:
-        return " ".join([forms[words[0].lower()]] + words[1:])
+    if words[0].lower() in PLURAL:
+        return " ".join([_case(PLURAL[words[0].lower()], words[0])] + words[1:])
+    if words[0].lower() in MODALS or words[0].lower() in ("were", "are", "have", "do", "don't", "aren't"):
+        return phrase
     return english_bare(phrase)
 
 
@@ -110,8 +127,10 @@ def english_third(phrase: str) -> str:
     words = phrase.split(" ", 1)
     first = words[0]
     lower = first.lower()
-    if english_bare(first) != first:          # already inflected
-        return phrase
+    if english_bare(first) != first or lower in MODALS or lower in PLURAL.values() and lower not in (
+            "have", "do"):
+        return phrase if lower not in ("are", "were", "don't", "aren't", "weren't", "haven't") else " ".join(
+            [_case({v: k for k, v in PLURAL.items()}[lower], first)] + words[1:])
     irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
     if lower in irregular:
         first = irregular[lower]

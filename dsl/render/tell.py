@@ -85,6 +85,7 @@ class Teller(SituationTelling, ExchangeTelling):
     def item(self, item: dict) -> str:
         """The paragraph of any entry of a section or a round, but a drama."""
         self.n.scene(item)
+        self.n.it_taken = False
         kind = item["kind"]
         step = item["step"]
         if kind == "narration":
@@ -109,7 +110,7 @@ class Teller(SituationTelling, ExchangeTelling):
             if not party:
                 return ""
             return sentence(self._say("defeat", party, "defeat", str(step), {"P": Ref(party)},
-                                      role=self._role(step, party)))
+                                      role=self._defeat_role(step, party[0])))
         if kind == "recovery":
             return self.recovery(item)
         if kind in ("calm", "rest"):

@@ -19,7 +19,8 @@ class ExchangeTelling:
         held = self._say("held", act, "held", k, {"P": Ref(act.declared_hold)}) if act.declared_hold else ""
         targets = Ref(act.target_ids)
         gm = act.gm_target is not None and not act.targets
-        # against a target number the result opens with `It` (`It works`): the actor is named, not `it`
+        # against a target number the result opens with `It` (`It works`): the actor is named, not
+        # `it`, in the action and in what follows it (`It comes to nothing. It can run no more.`)
         n.it_taken = gm
         intent = act.intent
         words = self._words(act.actors[0], intent) if len(act.actors) == 1 else {}
@@ -36,20 +37,22 @@ class ExchangeTelling:
             text = n.fill("{A} {S}", k + ":act", {"A": attacker, "S": n.words(says, "A"), "T": targets})
         elif (act.quoted or " " in intent.strip()) and not act.move:
             verb = english_bare(intent) if n.book.english_verbs else intent
+            # the frame's own words must not echo the intent's, nor its qualifiers' (`set out to trip
+            # and leave Odile behind, so that she falls behind`)
+            echo = " ".join([verb] + [text for _, text in act.qualifiers])
             if gm:
-                text = n.say("act_gm_verb", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=verb)
+                text = n.say("act_gm_verb", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=echo)
             elif self._names_target(intent, act.target_ids):
-                text = n.say("act_verb_named", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=verb)
+                text = n.say("act_verb_named", k, {"A": attacker, "V": verb}, role=role, lead=lead, avoid=echo)
             else:
                 text = n.say("act_verb", k, {"A": attacker, "T": targets, "V": verb}, role=role, lead=lead,
-                             avoid=verb)
+                             avoid=echo)
         else:
             label = n.label(intent)
             if gm:
                 text = n.say("act_gm_label", k, {"A": attacker, "I": label}, role=role, lead=lead)
             else:
                 text = n.say("act_label", k, {"A": attacker, "T": targets, "I": label}, role=role, lead=lead)
-        n.it_taken = False
         if held:
             # the declared hold opens the action's sentence: `At last, the Overlord ...`
             text = held + self._word("held_then") + (text if n.opened_with_name else self._lower(text))
@@ -81,7 +84,7 @@ class ExchangeTelling:
         out.extend(results)
         for pid in act.defeats:
             out.append(sentence(self._say("defeat", (pid,), "defeat", f"{act.step}:{pid}", {"P": Ref((pid,))},
-                                          role=self._role(act.step, (pid,)))))
+                                          role=self._defeat_role(act.step, pid))))
         for o in act.options:
             out.append(self.option(o))
         return join(out)
@@ -202,7 +205,11 @@ class ExchangeTelling:
         if marked:
             out.append(marked)
         out.extend(self._costs(act, c))
-        out.extend(self._spent_out(c))
+        if len(act.clashes) == 1 or c is act.clashes[-1]:
+            # who ran dry is told once every comparison of the action is: the dice were rolled
+            # once (never `That leaves Odile spent. She streaks ahead ...`)
+            for earlier in act.clashes:
+                out.extend(self._spent_out(earlier))
         return out
 
     def _costs(self, act: Act, c: Clash) -> list[str]:

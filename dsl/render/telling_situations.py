@@ -112,6 +112,18 @@ class SituationTelling:
     def _situation(self, step: int) -> Situation | None:
         return self.story.situation_at(step)
 
+    def _defeat_role(self, step: int, pid: str) -> str:
+        """The role a defeat is told in: a quarry is caught only while someone of
+        the chase still stands (a quarry that runs itself out with every pursuer
+        down is out of it, not caught)."""
+        role = self._role(step, (pid,))
+        sit = self._situation(step)
+        if role == "quarry" and sit is not None:
+            down = self.story.fallen_at.get(step, frozenset())
+            if all(p in down for p in sit.pursuers):
+                return "none"
+        return role
+
     def _role(self, step: int, ids) -> str:
         sit = self._situation(step)
         return sit.role(ids) if sit is not None else ""
