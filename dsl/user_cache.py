@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Callable, TypeVar
 
-__all__ = ["folder", "write", "kept"]
+__all__ = ["folder", "write", "used", "kept"]
 
 T = TypeVar("T")
 
@@ -30,15 +30,18 @@ def folder() -> Path | None:
     return path
 
 
-# entries the folder holds at most: each write past it removes the oldest (a developer who edits
-# the grammar or the package makes a new parser or template entry at each edit)
-KEEP = 1000
+# what the folder holds at most: the newest PER_KIND entries of each kind (`parser.*`,
+# `phrases-en`, `catalogue`, `template`: the name before its last '-'), by the time each
+# was last written or used, and at most MAX_BYTES in all (the oldest go first). A developer
+# who edits the grammar or the package makes a new parser or template entry at each edit.
+PER_KIND = 64
+MAX_BYTES = 40 * 1024 * 1024
 
 
 def write(path: Path, data: bytes) -> bool:
     """Write `data` to `path` whole or not at all (a file beside it, renamed over it):
     a reader in another process never sees half of it. False when it cannot be written.
-    The oldest entries past KEEP are removed (an entry removed is made again when needed)."""
+    Then the entries past the bounds are removed (one removed is made again when needed)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     try:
         with open(temporary, "wb") as out:
@@ -54,18 +57,32 @@ def write(path: Path, data: bytes) -> bool:
     return True
 
 
+def used(path: Path) -> None:
+    """Note that an entry was used (its time is now): the bounds keep the entries used lately."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
 def _prune(where: Path) -> None:
     try:
-        entries = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(where)
-                   if entry.name.endswith(".marshal") and entry.is_file()]
+        entries = [(entry.stat(), entry.name, entry.path) for entry in os.scandir(where)
+                   if entry.name.endswith(".marshal") and not entry.name.startswith(".")]
     except OSError:
         return
-    entries.sort()
-    for _, old in entries[:max(0, len(entries) - KEEP)]:
-        try:
-            os.unlink(old)
-        except OSError:                      # (another process removed it first)
-            pass
+    entries.sort(key=lambda e: e[0].st_mtime_ns, reverse=True)        # the newest first
+    seen: dict[str, int] = {}
+    total = 0
+    for stat, name, path in entries:
+        kind = name.rsplit("-", 1)[0]
+        seen[kind] = seen.get(kind, 0) + 1
+        total += stat.st_size
+        if seen[kind] > PER_KIND or total > MAX_BYTES:
+            try:
+                os.unlink(path)
+            except OSError:                  # (another process removed it first)
+                pass
 
 
 def kept(name: str, source: str | bytes, make: Callable[[], T], *, version=1) -> T:
@@ -83,6 +100,7 @@ def kept(name: str, source: str | bytes, make: Callable[[], T], *, version=1) ->
     try:
         stored = marshal.loads(entry.read_bytes())
         if type(stored) is tuple and len(stored) == 3 and stored[0] == version and stored[1] == source:
+            used(entry)
             return stored[2]
     except (OSError, EOFError, ValueError, TypeError):
         pass                                # not kept yet, or unreadable: made again

@@ -95,10 +95,10 @@ def test_the_cached_parser_is_what_lark_generates_from_the_grammar_now(tmp_path)
     assert code == compile(source, code.co_filename, "exec")
     assert _tables(_module_of(code).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
     # a second start reads the entry (it is not made again) and checks the same
-    before = entries[0].stat().st_mtime_ns
+    before = entries[0].stat().st_ino          # (an entry made again is a new file, renamed over it)
     again = drama("check", str(SKIRMISH), cache=tmp_path)
     assert (again.returncode, again.stdout, again.stderr) == (0, first.stdout, first.stderr)
-    assert entries[0].stat().st_mtime_ns == before
+    assert entries[0].stat().st_ino == before
 
 
 def test_a_cached_parser_of_another_grammar_is_never_used(tmp_path):
@@ -267,19 +267,60 @@ def test_a_kept_template_is_used_only_for_what_it_was_compiled_for(tmp_path):
                for entry in (tmp_path / "drama").glob("template-*.marshal"))
 
 
-def test_the_cache_folder_keeps_the_newest_entries_only(tmp_path, monkeypatch):
+def test_the_cache_folder_keeps_the_entries_used_lately_within_its_bounds(tmp_path, monkeypatch):
+    """At most PER_KIND entries of a kind (the newest by last use) and MAX_BYTES in all."""
     from dsl import user_cache
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(user_cache, "KEEP", 5)
-    made = []
-    for number in range(8):
-        made.append(user_cache.kept(f"entry{number}", f"source {number}", lambda: number))
-        entry, = (tmp_path / "drama").glob(f"entry{number}-*.marshal")
-        os.utime(entry, ns=(number * 10**9, number * 10**9))       # (in the order they were made)
-    assert made == list(range(8))
-    assert sorted(p.name.split("-")[0] for p in (tmp_path / "drama").glob("*.marshal")) == \
-        [f"entry{n}" for n in range(3, 8)]
-    assert user_cache.kept("entry0", "source 0", lambda: "made again") == "made again"
+    folder = tmp_path / "drama"
+    made = [user_cache.kept("entry", f"source {number}", lambda: number) for number in range(200)]
+    assert made == list(range(200))
+    assert len(list(folder.glob("entry-*.marshal"))) == user_cache.PER_KIND
+    # the entry used lately stays, however long ago it was made: the oldest other goes
+    user_cache.kept("other", "first", lambda: "first")
+    for number in range(user_cache.PER_KIND - 1):
+        user_cache.kept("other", f"later {number}", lambda: number)
+    for age, entry in enumerate(sorted(folder.glob("other-*.marshal"), key=lambda p: p.stat().st_mtime_ns)):
+        os.utime(entry, ns=(10**9 + age, 10**9 + age))  # made long ago, in this order
+    assert user_cache.kept("other", "first", lambda: "again") == "first"      # used now
+    user_cache.kept("other", "one more", lambda: "one more")                 # one past the bound
+    assert user_cache.kept("other", "first", lambda: "again") == "first"
+    assert user_cache.kept("other", "later 0", lambda: "made again") == "made again"
+    monkeypatch.setattr(user_cache, "MAX_BYTES", 3000)
+    user_cache.kept("big", "big", lambda: "x" * 2000)
+    total = sum(entry.stat().st_size for entry in folder.glob("*.marshal"))
+    assert total <= 3000 and list(folder.glob("big-*.marshal"))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "other marshal", "a folder"])
+def test_a_damaged_entry_of_any_kind_is_made_again_never_a_traceback(damage, tmp_path):
+    """Every kind of entry (the parser, a phrase book, a catalogue, a template) damaged at
+    once: the commands give the same output as with no cache, and the entries are made again."""
+    unwritable = tmp_path / "file"
+    unwritable.write_text("not a folder")
+    cache = tmp_path / "cache"
+    commands = [("check", str(SKIRMISH)), ("run", str(SKIRMISH), "--as", "transcript", "--lang", "fr")]
+    expected = [drama(*args, cache=unwritable) for args in commands]
+    for args in commands:
+        drama(*args, cache=cache)
+    entries = sorted((cache / "drama").glob("*.marshal"))
+    assert {p.name.split("-")[0].split(".")[0] for p in entries} >= {"parser", "phrases", "catalogue", "template"}
+    for entry in entries:
+        whole = entry.read_bytes()
+        entry.unlink()
+        if damage == "truncated":
+            entry.write_bytes(whole[: len(whole) // 2])
+        elif damage == "garbage":
+            entry.write_bytes(b"\x00\xff garbage " * 40)
+        elif damage == "empty":
+            entry.write_bytes(b"")
+        elif damage == "other marshal":
+            entry.write_bytes(marshal.dumps({"a": [1, 2, 3]}))
+        else:
+            entry.mkdir()
+    for args, before in zip(commands, expected):
+        done = drama(*args, cache=cache)
+        assert (done.returncode, done.stdout, done.stderr) == (before.returncode, before.stdout, before.stderr)
+        assert "Traceback" not in done.stderr
 
 
 # ---------------------------------------------------------------------------

@@ -28,10 +28,16 @@ _LOGGED = re.compile(r"^ {0,6}(?P<line>\d+)  ")
 
 def warm() -> None:
     """The first job of the previews' process, given as the server starts: what a preview imports
-    (the pipeline, the renderer, Jinja), so that the writer's first preview does not wait for it."""
+    (the pipeline, the renderer, Jinja), and a preview of the bundled skirmish in each view, so that
+    the built-in templates are compiled and the writer's first preview does not wait for them (it
+    took 470 to 830 ms under load, the next ones 20 to 30)."""
     from ..pipeline import Program  # noqa: F401
     from ..render import render  # noqa: F401
     import jinja2.sandbox  # noqa: F401
+    skirmish = os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples", "skirmish", "scenario.yaml")
+    if os.path.exists(skirmish):
+        for view in ("log", "transcript"):
+            preview(skirmish, {}, 0, {}, view)
 
 
 def preview(scenario_path: str, texts: dict[str, str], seed: int = 0, choices: dict[str, str] | None = None,

@@ -249,7 +249,11 @@ def _compiled(escape: bool, depends_on, kind: type):
                     if kept is None:
                         return
                     self.codes[bucket.key] = kept
-                bucket.bytecode_from_string(self.codes[bucket.key])     # (Jinja checks the source's checksum)
+                try:
+                    bucket.bytecode_from_string(self.codes[bucket.key])     # (Jinja checks the source's checksum)
+                except (ValueError, EOFError, TypeError):   # a damaged entry: compiled again
+                    del self.codes[bucket.key]
+                    bucket.reset()
 
             def dump_bytecode(self, bucket) -> None:
                 self.codes[bucket.key] = bucket.bytecode_to_string()
@@ -305,7 +309,10 @@ class _Kept:
             kept = marshal.loads(entry.read_bytes()) if entry is not None else None
         except (OSError, EOFError, ValueError, TypeError):
             return None
-        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (bucket_key, self.key()):
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (bucket_key, self.key()) \
+                and isinstance(kept[2], bytes):
+            from .. import user_cache
+            user_cache.used(entry)
             return kept[2]
         return None
 

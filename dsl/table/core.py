@@ -105,19 +105,23 @@ class Table:
         """The session of a journal, replayed: its state and the script's position, and the seed of its
         header (`seed` only for a journal whose header has none). A torn tail is dropped: the journal as it was is
         kept in `PATH.N.bak`, then rewritten without it, and the tail returned as a warning (W030)."""
+        from ..collector import paused_collector
         contents = j.read(path)
         table = cls(program, j.Journal(path), contents.header,
                     seed=contents.seed if contents.seed is not None else seed or 0)
-        for raw in contents.entries:
-            statements = program.read(raw.text, path, raw.first_line) if raw.text.strip() else ()
-            entry = Entry(raw.text, raw.marker, tuple(statements))
-            try:
-                table._apply(entry, replaying=True)
-            except DramaError as error:
-                if error.code == "E904":
-                    error.at(Position(path, raw.first_line + raw.text.count("\n") + 1, 1))
-                error.notes.append(f"replaying entry {len(table.entries) + 1} of the journal {path}")
-                raise
+        with paused_collector():         # the replay makes many objects that live, and no cycles
+            read = _entries_read(program, path, contents)
+            for raw, statements in zip(contents.entries, read):
+                if statements is None:   # the whole journal could not be read at once: this entry alone
+                    statements = program.read(raw.text, path, raw.first_line) if raw.text.strip() else ()
+                entry = Entry(raw.text, raw.marker, tuple(statements))
+                try:
+                    table._apply(entry, replaying=True)
+                except DramaError as error:
+                    if error.code == "E904":
+                        error.at(Position(path, raw.first_line + raw.text.count("\n") + 1, 1))
+                    error.notes.append(f"replaying entry {len(table.entries) + 1} of the journal {path}")
+                    raise
         warning = None
         if contents.torn:
             # an entry begins with the blank line that parts it from the one before: name its first words
@@ -365,3 +369,23 @@ class Table:
     def party(self, name: n.Name) -> str:
         """The party id a name (an id or a role) stands for (E201 when none)."""
         return self._session.interpreter.names.party(name)
+
+
+def _entries_read(program: Program, path: str, contents: j.Contents) -> list:
+    """The statements of each entry of a journal, from one read of all of them (as `drama run` reads it:
+    each line repeated through the night parsed once); a list of None when the whole cannot be read at
+    once, so that each entry is read alone and an error is placed in its entry."""
+    import bisect
+    entries = contents.entries
+    if not entries:
+        return []
+    body = contents.kept[len(contents.header):]
+    try:
+        statements = program.read(body, path, contents.header.count("\n"))
+    except DramaError:
+        return [None] * len(entries)
+    starts = [raw.first_line for raw in entries]
+    out: list[list[n.Statement]] = [[] for _ in entries]
+    for statement in statements:
+        out[bisect.bisect_left(starts, statement.pos.line) - 1].append(statement)
+    return out

@@ -11,20 +11,42 @@ from ..syntax import nodes as n
 from ..syntax.printer import record
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Context:
     """What the printer needs to write the next entry as `record` writes the whole journal: the running
     situation's `drama` event, and the events of the last entry that wrote a line (frozen: a table's mark
-    keeps it as it is)."""
+    keeps it as it is).
+
+    Whether an entry wrote a line is judged only when a next entry is printed (`last`), from the entries
+    after the last one judged: a journal replayed on `--resume` prints nothing, and pays nothing for it."""
 
     drama: dict | None = None
-    last: tuple[dict, ...] = ()
+    judged: tuple[dict, ...] = ()                    # `last`, once judged
+    events: tuple[dict, ...] | None = None           # the latest entry's events, not judged yet
+    before: "Context | None" = None                  # the context they came after (while not judged)
+
+    @property
+    def last(self) -> tuple[dict, ...]:
+        """The events of the last entry that wrote a line."""
+        waiting = []
+        context = self
+        while context.events is not None:           # back to the last context judged
+            waiting.append(context)
+            context = context.before
+        last = context.judged
+        for context in reversed(waiting):           # then each entry after it, in order, judged once
+            if record(context.events[:0]) != record(list(context.events)):
+                last = context.events
+            object.__setattr__(context, "judged", last)
+            object.__setattr__(context, "events", None)
+            object.__setattr__(context, "before", None)
+        return last
 
     def lines(self, start: list[dict], events: list[dict]) -> str:
         """The journal's lines for the events of an entry (`start`: the session's `start` event);
         E013 when one would be longer than a script's line may be."""
-        context = [*start, *([self.drama] if self.drama is not None and self.drama not in self.last else []),
-                   *self.last]
+        last = self.last
+        context = [*start, *([self.drama] if self.drama is not None and self.drama not in last else []), *last]
         head = record(context)
         try:
             whole = record(context + list(events))
@@ -42,8 +64,7 @@ class Context:
                 drama = event
             elif kind == "drama_end":
                 drama = None
-        wrote = record(events[:0]) != record(events)          # the entry wrote a line
-        return Context(drama, tuple(events) if wrote else self.last)
+        return Context(drama, (), tuple(events), self)
 
 
 def fits(text: str, first: n.Statement) -> None:
