@@ -93,7 +93,8 @@ def test_the_ford_in_french(request):
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
     flat = " ".join(text.split())
-    assert "Elle ouvre le bal" in flat and "La garde en fait les frais" in flat      # elle, singular
+    assert "Elle ouvre le bal" in flat and re.search(r"La garde (en fait les frais|encaisse le coup|cède du terrain)",
+                                                      flat)      # elle, singular
     assert "La garde presse Ilse, décidée à la repousser" in flat             # feminine, as la garde
     assert "la garde du gué" in flat and "The guard" not in flat
     assert "se joue d'Orm" in flat and re.search(r"(oppose|avance) une réplique cinglante (au|devant le) jury", flat)
