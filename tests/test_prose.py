@@ -190,7 +190,7 @@ def test_member_lost_errors(tmp_path):
 KIND_SCRIPT = ('drama "Scene" with Kara, Overlord, {kind}\n'
                "Kara fireball -> Overlord, rolled 6 6 6\nOverlord defends, rolled 1\n"
                "round\nKara fireball -> Overlord, rolled 6 6\nOverlord defends\n")
-FIGHT_WORDS = ("overwhelm", "sweeps", "goes down", "finishes", "crushing", "falls")
+FIGHT_WORDS = ("overwhelm", "sweeps", "goes down", "finishes", "crushing", "falls", "blow", "stands a chance")
 
 
 @pytest.mark.parametrize("kind", ["fight", "chase", "debate", "race", "escape", "contest"])
