@@ -91,3 +91,11 @@ def one_shot() -> None:
     is frozen, out of the collector's sight (see above)."""
     gc.freeze()
 
+
+
+def settle() -> None:
+    """For a process that grows for hours, a step at a time (`drama play`, after each entry): collect
+    what is new since the last step, then freeze what is left, so that the collections the next steps
+    trigger walk only what those steps made, not the whole night (they grew with it)."""
+    gc.collect()
+    gc.freeze()

@@ -21,6 +21,7 @@ import os
 import sys
 from typing import Callable
 
+from ..collector import settle
 from ..engine.checks import plural
 from ..errors import DramaError, one_of
 from ..messages import shown
@@ -187,6 +188,7 @@ class TableLoop:
             self.say(f"  + {line}")
         self.show_board()
         self.on_change(self.table)
+        settle()                    # the night so far out of the cyclic collector's walks (dsl/collector.py)
 
     def typed(self, line: str) -> None:
         """A table command, or a statement of the language (free play)."""
