@@ -85,6 +85,13 @@ def test_english_verbs_of_the_writer_agree():
     assert english_third("don't flinch") == "doesn't flinch" and english_third("are moved") == "is moved"
     for modal in ("can see it", "will not yield", "must hold", "cannot wait"):
         assert english_bare(modal) == english_plural(modal) == english_third(modal) == modal
+    # two verbs joined (issue 23: the crew "duck and weaves" had only its first verb agree)
+    assert english_plural("ducks and weaves") == "duck and weave"
+    assert english_plural("bobs and weaves, laughing") == "bob and weave, laughing"
+    assert english_third("duck and weave") == "ducks and weaves"
+    assert english_bare("stabs and kills the guard") == "stab and kill the guard"
+    assert english_plural("hurls spears and arrows") == "hurl spears and arrows"     # a noun after its verb stays
+    assert english_third("ducks, weaves") == "ducks, weaves"                            # a word and its comma
 
 
 @pytest.mark.parametrize("lang, one, more", [("en", "one", "other"), ("fr", "one", "other")])

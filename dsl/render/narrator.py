@@ -36,9 +36,32 @@ def _case(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
+_COORDINATED = re.compile(r"^(\S+) (and|or|then) (\S+)(.*)$", re.S)
+_MARKED = re.compile(r"^([\w'-]+)([,;:.!?].*)$", re.S)
+
+
+def _coordinated(phrase: str, one) -> str:
+    """`one` applied to a phrase's first verb, and to a verb joined to it (`ducks and
+    weaves` -> `duck and weave`): a second word changes only when the first did."""
+    marked = _MARKED.match(phrase)
+    if marked is not None:          # `ducks, weaves`: the word without its mark
+        return one(marked.group(1)) + marked.group(2)
+    changed = one(phrase)
+    found = _COORDINATED.match(phrase)
+    if found is None or changed.split(" ", 1)[0] == found.group(1):
+        return changed
+    second = _coordinated(found.group(3), one)
+    return f"{changed.split(' ', 1)[0]} {found.group(2)} {second}{found.group(4)}"
+
+
 def bare(intent: Any) -> str:
     """An intent after `to`: its first word in the base form, for intents
-    written in the third person (`leaps the chasm` -> `leap the chasm`)."""
+    written in the third person (`leaps the chasm` -> `leap the chasm`, `ducks
+    and weaves` -> `duck and weave`)."""
+    return _coordinated(str(intent), _bare_first)
+
+
+def _bare_first(intent: str) -> str:
     words = str(intent).split(" ", 1)
     first = words[0]
     lower = first.lower()
@@ -123,7 +146,12 @@ def english_plural(phrase: str) -> str:
 
 
 def english_third(phrase: str) -> str:
-    """`drive them back` -> `drives them back`; `drives them back` stays."""
+    """`drive them back` -> `drives them back`; `drives them back` stays; `duck and
+    weave` -> `ducks and weaves`."""
+    return _coordinated(phrase, _third_first)
+
+
+def _third_first(phrase: str) -> str:
     words = phrase.split(" ", 1)
     first = words[0]
     lower = first.lower()
