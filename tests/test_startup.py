@@ -121,6 +121,39 @@ def test_without_a_cache_folder_the_parser_is_generated_each_time(tmp_path):
     assert done.stdout.strip().endswith(": ok")
 
 
+def test_the_bundled_parser_is_what_lark_generates_from_the_grammar_now():
+    """grammar/drama.standalone.txt, shipped in the wheel, is the grammar's parser as Lark's
+    generator writes it now (`python -m dsl.syntax.grammar` writes it again after an edit)."""
+    from lark import Lark
+    text = (ROOT / "grammar" / "drama.lark").read_text(encoding="utf-8")
+    source = grammar.bundled(text)
+    assert source is not None, "the grammar changed: run python -m dsl.syntax.grammar"
+    assert source.split("\nDATA = (")[0] == grammar.generate(text).split("\nDATA = (")[0]
+    code = compile(source, "bundled", "exec")
+    assert _tables(_module_of(code).Lark_StandAlone()) == _tables(Lark(text, cache=False, **grammar._OPTIONS))
+    assert grammar.bundled(text + "\n// another grammar\n") is None
+
+
+BLOCK_LARK = """
+import sys
+class NoLark:
+    def find_spec(self, name, path=None, target=None):
+        if name == "lark" or name.startswith("lark."):
+            raise ModuleNotFoundError("No module named 'lark'", name="lark")
+sys.meta_path.insert(0, NoLark())
+sys.argv[0] = "drama"
+from dsl.cli import main
+main()
+"""
+
+
+def test_a_fresh_install_runs_without_lark(tmp_path):
+    """Nothing cached and no Lark to import: the bundled parser serves (the check of the sample)."""
+    done = drama("run", str(SKIRMISH), "--format", "json", cache=tmp_path / "empty", code=BLOCK_LARK)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == drama("run", str(SKIRMISH), "--format", "json", cache=tmp_path / "other").stdout
+
+
 def test_the_parse_errors_are_the_parsers_own_classes():
     """A syntax error comes out as Lark's stand-alone classes, which parse.py catches (an E001, not a traceback)."""
     from dsl.errors import DramaError

@@ -8,8 +8,10 @@
 #
 # The parser is Lark's stand-alone parser of the grammar (`lark.tools.standalone`:
 # Lark's LALR parser and contextual lexer as one module, with the grammar's
-# analysed tables as data), generated from grammar/drama.lark the first time it
-# is needed and kept, compiled, in the user's cache folder (dsl/user_cache.py),
+# analysed tables as data), shipped as grammar/drama.standalone.txt (written by
+# `python -m dsl.syntax.grammar`; used only while its digest is the grammar's,
+# else generated from grammar/drama.lark, which needs Lark) and kept, compiled,
+# in the user's cache folder (dsl/user_cache.py),
 # under a name made from the grammar's text; the entry holds that text, and is
 # used only while it is the grammar's (tests/test_startup.py checks that it is
 # what Lark generates from the grammar now). A start then imports neither Lark's
@@ -28,7 +30,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["GRAMMAR_NAME", "MODULE", "grammar_path", "grammar_text", "get_lark", "reader", "standalone", "generate",
+__all__ = ["GRAMMAR_NAME", "BUNDLED", "MODULE", "bundled", "grammar_path", "grammar_text", "get_lark", "reader", "standalone", "generate",
            "LarkError", "UnexpectedInput", "UnexpectedToken", "UnexpectedCharacters"]
 
 GRAMMAR_NAME = "drama.lark"
@@ -120,11 +122,31 @@ def _load(grammar: str):
     from .. import user_cache
 
     def make() -> tuple[str, object]:
-        source = generate(grammar)
+        source = bundled(grammar) or generate(grammar)
         return source, compile(source, f"<{MODULE}: Lark's stand-alone parser of {GRAMMAR_NAME}>", "exec")
     made_from = f"{_OPTIONS} {_lark_installed()}\n{grammar}"
     return user_cache.kept(f"parser.{sys.implementation.cache_tag}", made_from, make,
                            version=(_FORMAT, importlib.util.MAGIC_NUMBER))[1]
+
+
+BUNDLED = "drama.standalone.txt"      # beside the grammar: its parser as generated, so a run needs no Lark
+
+
+def _digest(grammar: str) -> str:
+    import hashlib
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
+def bundled(grammar: str) -> str | None:
+    """The stand-alone parser shipped beside the grammar (`python -m dsl.syntax.grammar`
+    writes it), when it was generated from `grammar`: a fresh install parses without
+    importing Lark, or without Lark at all; None when it is missing or stale."""
+    path = Path(__file__).resolve().parent.parent / "grammar" / BUNDLED
+    try:
+        first, source = path.read_text(encoding="utf-8").split("\n", 1)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return source if first == f"# {GRAMMAR_NAME} {_digest(grammar)}" else None
 
 
 class _Scanner:
@@ -269,3 +291,10 @@ def _plan(kind: type) -> tuple[dict, dict]:
         del trees[rule]
         methods[rule] = (name, tuple(chain))
     return trees, methods
+
+
+if __name__ == "__main__":          # python -m dsl.syntax.grammar: write the bundled parser again
+    text = grammar_text()
+    target = Path(__file__).resolve().parent.parent / "grammar" / BUNDLED
+    target.write_text(f"# {GRAMMAR_NAME} {_digest(text)}\n" + generate(text), encoding="utf-8")
+    print(f"wrote {target}")
