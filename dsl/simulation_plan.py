@@ -35,7 +35,7 @@ from typing import Callable
 from .engine.duel import Duel
 from .errors import DramaError
 from .interpreter.exchanges import ExchangeBuilder, Pending
-from .interpreter.fastpath import Unsupported
+from .interpreter.fastpath import Unsupported, first_word, take_exchange
 from .interpreter.modes import SIMULATE
 from .limits import MAX_DICE, MAX_STEPS
 from .names import Names
@@ -174,13 +174,7 @@ class _Compiler:
             s = statements[i]
             kind = type(s)
             if kind is n.Action:
-                group = [s]
-                i += 1
-                while i < len(statements) and type(statements[i]) is n.Defence:
-                    group.append(statements[i])
-                    i += 1
-                if i < len(statements) and type(statements[i]).part_of_exchange:
-                    raise Unsupported(f"a `{_word(statements[i])}` line in an exchange", statements[i].pos)
+                group, i = take_exchange(statements, i)
                 self._duel(group, depth)
                 continue
             if kind is n.IfBlock:
@@ -203,7 +197,7 @@ class _Compiler:
             elif kind is n.EndDrama:
                 self._end(s, depth)
             else:
-                raise Unsupported(f"a `{_word(s)}` line", s.pos)
+                raise Unsupported(f"a `{first_word(s)}` line", s.pos)
             i += 1
         if len(self.lines) == before:
             self._emit("pass", depth)
@@ -248,7 +242,7 @@ class _Compiler:
 
     def _in_drama(self, s: n.Statement) -> _Drama:
         if self.drama is None:
-            raise Unsupported(f"a `{_word(s)}` line outside a dramatic situation", s.pos)
+            raise Unsupported(f"a `{first_word(s)}` line outside a dramatic situation", s.pos)
         return self.drama
 
     def _round(self, s: n.Round, depth: int) -> None:
@@ -269,7 +263,7 @@ class _Compiler:
         counts, every party restored (R16, point 12: the rests since the last situation add up)."""
         seconds = self.settings.seconds(s.duration)
         if self.drama is not None or seconds < 0:
-            raise Unsupported(f"a `{_word(s)}` the plan does not take", s.pos)
+            raise Unsupported(f"a `{first_word(s)}` the plan does not take", s.pos)
         if type(s) is n.Rest:
             full = self.settings.seconds(self.settings.full_rest)
             self._emit(f"rested += {seconds}", depth)
@@ -460,10 +454,6 @@ class _Compiler:
         raise Unsupported(f"a quantity `{v.kind}`", v.pos)
 
 
-def _word(s: n.Statement) -> str:
-    """The statement's first word, for the reason the plan does not take it."""
-    words = type(s).words
-    return words[0] if words else type(s).__name__
 
 
 def _ticks(statements: tuple[n.Statement, ...], looping: bool) -> int:

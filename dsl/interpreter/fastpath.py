@@ -95,13 +95,7 @@ def _body(statements: tuple[n.Statement, ...], names: Names, builder: ExchangeBu
         s = statements[i]
         kind = type(s)
         if kind is n.Action:
-            group = [s]
-            i += 1
-            while i < len(statements) and type(statements[i]) is n.Defence:
-                group.append(statements[i])
-                i += 1
-            if i < len(statements) and isinstance(statements[i], Interpreter.PART_OF_EXCHANGE):
-                raise Unsupported(f"a `{_word(statements[i])}` line in an exchange", statements[i].pos)
+            group, i = take_exchange(statements, i)
             one = _duel(group, builder)
             if one is not None:
                 counted[0] += 1
@@ -114,14 +108,28 @@ def _body(statements: tuple[n.Statement, ...], names: Names, builder: ExchangeBu
         elif kind in _HANDED_OVER:
             steps.append(_handed_over(s))
         else:
-            raise Unsupported(f"a `{_word(s)}` line", s.pos)
+            raise Unsupported(f"a `{first_word(s)}` line", s.pos)
         i += 1
     return steps
 
 
-def _word(s: n.Statement) -> str:
-    return {n.Defence: "defends", n.Tie: "tie", n.Split: "split", n.Dictate: "dictates",
-            n.Reroll: "rerolls"}.get(type(s), type(s).__name__)
+def take_exchange(statements: tuple[n.Statement, ...], i: int) -> tuple[list[n.Statement], int]:
+    """The action at `i` and the defences after it, and the index after them; a line that
+    would change the exchange (tie, split, dictate, reroll, option) is Unsupported."""
+    group = [statements[i]]
+    i += 1
+    while i < len(statements) and type(statements[i]) is n.Defence:
+        group.append(statements[i])
+        i += 1
+    if i < len(statements) and type(statements[i]).part_of_exchange:
+        raise Unsupported(f"a `{first_word(statements[i])}` line in an exchange", statements[i].pos)
+    return group, i
+
+
+def first_word(s: n.Statement) -> str:
+    """The statement's first word, for the reason a fast path does not take it."""
+    words = type(s).words
+    return words[0] if words else type(s).__name__
 
 
 def _handed_over(s: n.Statement) -> Step:
