@@ -94,7 +94,6 @@ class PromptReader:
 
     def __init__(self, words: Callable[[str], list[str]], history: str, out=None):
         from prompt_toolkit.application import Application
-        from prompt_toolkit.buffer import Buffer
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings
         from prompt_toolkit.layout import Float, FloatContainer, Layout, Window
@@ -105,9 +104,7 @@ class PromptReader:
         self.out = out or sys.stdout
         self.input = guarded_input(sys.stdin)
         self.prompt = ""
-        self.buffer = Buffer(history=recent_history(history), completer=completer(words), complete_while_typing=False,
-                             multiline=False, accept_handler=self._accept)
-        self.buffer.on_text_changed += self._changed
+        self.buffer = entry_buffer(history, words, self._accept, self._changed)
         keys = KeyBindings()
 
         @keys.add("c-c")
@@ -173,6 +170,16 @@ class Terminal:
 
     def run(self, app, begin: Callable[[], None] | None = None):
         return self.loop.run_until_complete(app.run_async(pre_run=begin))
+
+
+def entry_buffer(history: str, words: Callable[[str], list[str]], accept, changed):
+    """The line the GM types into (both fronts): the night's recent history, completion
+    of the table's words on Tab, `accept` on Enter, `changed` at every keystroke."""
+    from prompt_toolkit.buffer import Buffer
+    buffer = Buffer(history=recent_history(history), completer=completer(words), complete_while_typing=False,
+                    multiline=False, accept_handler=accept)
+    buffer.on_text_changed += changed
+    return buffer
 
 
 def recent_history(path: str, keep: int = 500):

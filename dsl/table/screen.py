@@ -24,7 +24,7 @@ import threading
 from typing import Callable
 
 from ..terminal import printable
-from .readers import WAKE, completer, guarded_input, recent_history, refusal, too_long
+from .readers import WAKE, entry_buffer, guarded_input, refusal, too_long
 
 # lines of the story kept for scrolling back (older ones are dropped: the journal has them all)
 STORY = 2_000
@@ -59,7 +59,6 @@ class FullScreen:
 
     def __init__(self, words: Callable[[str], list[str]], history: str, *, color: bool | None = None):
         from prompt_toolkit.application import Application
-        from prompt_toolkit.buffer import Buffer
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.formatted_text import ANSI
         from prompt_toolkit.key_binding import KeyBindings
@@ -80,9 +79,7 @@ class FullScreen:
         self._scheduled = False
         self.story = Story()
         self.input = guarded_input(sys.stdin)
-        self.buffer = Buffer(history=recent_history(history), completer=completer(words), complete_while_typing=False,
-                             multiline=False, accept_handler=self._accept)
-        self.buffer.on_text_changed += self._changed
+        self.buffer = entry_buffer(history, words, self._accept, self._changed)
 
         keys = KeyBindings()
 
