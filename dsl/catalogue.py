@@ -45,7 +45,7 @@ KINDS = {
     "name": "a party's full name (French: with its article, 'la garde du gué')",
     "short": "a party's name in later mentions",
     "member": "a member of a group, as the transcript names it ('la vieille Sal')",
-    "says": "what a party does, after its name; keep {target}",
+    "says": "what a party does, after its name (French: the present tense, 'sonne du cor'); keep {target}",
     "hit": "the outcome when the move works; keep {target}",
     "miss": "the outcome when the move fails; keep {target}",
 }
@@ -312,6 +312,9 @@ class Translation:
     # the cast's names that the language tells otherwise when left as written, by line id
     # (French: `the night watch` is `le Night Watch`, render/grammar.told_name)
     foreign: dict[str, str] = field(default_factory=dict)
+    # translations whose verb cannot stand in their place (`pour revient sur ses pas`), by line id:
+    # (the line, the translation, the verb, whether the cast gives it); they are told as if missing
+    misfits: dict[str, tuple[Line, str, str, bool]] = field(default_factory=dict)
 
     def get(self, kind: str, text: str | None) -> str | None:
         if not text or not text.strip():
@@ -320,7 +323,56 @@ class Translation:
         value = self.strings.get(key)
         if value is None:
             self.missing.setdefault(key, self.lines.get(key) or Line(kind, text))
+        elif (verb := misfit(self.lang, kind, value)) is not None:
+            self.misfits.setdefault(key, (self.lines.get(key) or Line(kind, text), value, verb, False))
+            return None
         return value
+
+    def given(self, kind: str, text: str | None, value: str) -> str | None:
+        """The cast's own words in the language (`says: {fr: ...}`), or None when their
+        verb cannot stand in their place (told as if missing)."""
+        verb = misfit(self.lang, kind, value)
+        if verb is None:
+            return value
+        key = line_id(kind, text or "")
+        self.misfits.setdefault(key, (self.lines.get(key) or Line(kind, text or ""), value, verb, True))
+        return None
+
+
+# the form a kind's verb takes in its place, per language: a quoted intent is told after
+# `pour` (an infinitive), a move's `says` after the party's name (the present tense)
+VERB_FORMS = {"fr": {"intent": "infinitive", "says": "finite"}}
+FORM_SAID = {"infinitive": "an infinitive", "finite": "a conjugated verb"}
+FORM_EXAMPLE = {"infinitive": "'revenir sur ses pas'", "finite": "'revient sur ses pas'"}
+
+
+def misfit(lang: str, kind: str, text: str) -> str | None:
+    """The verb a translation begins with, when its form cannot stand where the
+    transcript puts it (French: an intent `revient sur ses pas`, told after `pour`);
+    else None."""
+    wanted = VERB_FORMS.get(lang.split("-")[0].split("_")[0], {}).get(kind)
+    if wanted is None:
+        return None
+    from .render.verbs import verb_form
+    form = verb_form(text)
+    return form[1] if form is not None and form[0] != wanted else None
+
+
+def _po_line(path: Path, key: str) -> int:
+    """The line of a catalogue where a line id's translation is (its `msgstr`; 1 when
+    it cannot be found)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return 1
+    wanted = f'msgctxt "{key}"'
+    found = 0
+    for number, line in enumerate(lines, start=1):
+        if line.strip() == wanted:
+            found = number
+        elif found and line.lstrip().startswith("msgstr"):
+            return number
+    return found or 1
 
 
 def needs(book) -> bool:
@@ -534,7 +586,8 @@ def _sheet(pid: str, sheet: dict, t: Translation) -> dict:
         kept = {}
         for key, value in said.items():
             if isinstance(value, Mapping) and value.get(t.lang):
-                kept[key] = value
+                if t.given(key, _source(value), value[t.lang]) is not None:
+                    kept[key] = value
             else:
                 text = t.get(key, _source(value))
                 if text:
@@ -551,15 +604,33 @@ def _as_name(member: str) -> str:
     return member
 
 
+def _misfit_warnings(t: Translation, path: Path, shown: str) -> list[DramaError]:
+    """W041 for each translation whose verb cannot stand in its place."""
+    out = []
+    for key, (line, said, verb, in_cast) in t.misfits.items():
+        wanted = VERB_FORMS[t.lang.split("-")[0].split("_")[0]][line.kind]
+        other = "finite" if wanted == "infinitive" else "infinitive"
+        where = line.position if in_cast else Position(shown, _po_line(path, key))
+        out.append(DramaError("W041", f"the '{t.lang}' translation of the {SAID.get(line.kind, line.kind)} "
+                              f"{_quote(line.text)} begins with {FORM_SAID[other]} ({_quote(verb)}, in "
+                              f"{_quote(said)}), where the transcript needs {FORM_SAID[wanted]}: it is left out "
+                              "of the transcript", position=where,
+                              expected=f"{FORM_SAID[wanted]}, as {FORM_EXAMPLE[wanted]} "
+                                       f"(not {FORM_EXAMPLE[other]})",
+                              hint=f"{KINDS[line.kind]}"))
+    return out
+
+
 def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
     """W041 for each line the transcript needed and had no translation for."""
     path = catalogue_path(scenario_path, t.lang)
     shown = os.path.relpath(path)
     foreign = [line for line in t.missing.values() if line.kind in NAMES and line.id in t.foreign]
+    misfits = _misfit_warnings(t, path, shown)
     if not t.found:
         count = sum(line.kind not in NAMES for line in t.missing.values())
         if not count and not foreign:
-            return []
+            return misfits
         lines = "1 of the writer's lines is" if count == 1 else f"{count} of the writer's lines are"
         said = f"{lines} told without their words, or as written" if count else ""
         if foreign:
@@ -567,10 +638,10 @@ def warnings(t: Translation, scenario_path: str) -> list[DramaError]:
             names = "1 name" if len(foreign) == 1 else f"{len(foreign)} names"
             said += (", and " if said else "") + (f"{names} in English told as foreign names "
                                                  f"({_quote(first.text)}: {_quote(t.foreign[first.id])})")
-        return [DramaError("W041", f"there is no catalogue {shown} for '{t.lang}': {said}",
-                           position=Position(scenario_path, 1),
-                           hint=f"write one: drama strings {scenario_path} --lang {t.lang}")]
-    out = []
+        return misfits + [DramaError("W041", f"there is no catalogue {shown} for '{t.lang}': {said}",
+                                     position=Position(scenario_path, 1),
+                                     hint=f"write one: drama strings {scenario_path} --lang {t.lang}")]
+    out = misfits
     for line in t.missing.values():
         if line.kind in NAMES and line.id in t.foreign:
             # `à the night watch` is no French: told as a foreign name, `au Night Watch`
@@ -633,5 +704,8 @@ def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=N
                 continue
             for line in t.lines.values():
                 t.get(line.kind, line.text)
+                for given_lang, value in line.given:
+                    if given_lang == lang and isinstance(value, str):
+                        t.given(line.kind, line.text, value)
             out.extend(warnings(t, scenario_path))
     return out

@@ -163,6 +163,33 @@ def test_ids_survive_an_edit_elsewhere_in_the_script(tmp_path):
     assert "'beg for mercy'" in errors and "'Mist.'" in errors and "W041" in errors
 
 
+def test_a_translation_whose_verb_cannot_stand_in_its_place_is_a_warning_at_its_line(tmp_path):
+    """A quoted intent is told after `pour`: translated as a conjugated verb (`revient
+    sur ses pas`) it would read `pour revient`. W041 names the catalogue's line, and
+    the sentence is told without it; the same for a move's `says` given as an infinitive."""
+    folder = tmp_path / "ford"
+    shutil.copytree(FORD.parent, folder)
+    po = folder / "locale" / "fr.po"
+    po.write_text(po.read_text().replace('msgstr "plaider sa cause"', 'msgstr "plaide sa cause"'))
+    number = po.read_text().splitlines().index('msgstr "plaide sa cause"') + 1
+    text, errors = french(folder / "scenario.yaml")
+    assert (f"locale/fr.po:{number}:1: warning[W041]: the 'fr' translation of the quoted intent 'plead his case' "
+            "begins with a conjugated verb ('plaide', in 'plaide sa cause'), where the transcript needs an "
+            "infinitive") in errors, errors
+    assert "plaide sa cause" not in text and "plead" not in text
+    checked = drama("check", folder / "scenario.yaml", "--lang", "fr")
+    assert f"fr.po:{number}:1: warning[W041]" in checked.stderr, checked.stderr
+    # the cast's own words: `says` is told after the name, in the present tense
+    cast = folder / "cast.yaml"
+    cast.write_text(cast.read_text().replace(
+        "    traits: {Pikes: 3}\n",
+        "    traits: {Pikes: 3}\n    moves:\n      strike:\n        use: Pikes\n"
+        "        says: {en: \"lowers its pikes\", fr: \"baisser ses piques\"}\n", 1))
+    checked = drama("check", folder / "scenario.yaml", "--lang", "fr")
+    assert "cast.yaml" in checked.stderr and "'lowers its pikes' begins with an infinitive ('baisser'" in checked.stderr, \
+        checked.stderr
+
+
 def _ids(pot: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
     return {m.id: m.context for m in read_po(io.StringIO(pot)) if m.id and not m.context.startswith("scene")}

@@ -102,6 +102,10 @@ def test_the_writer_s_french_verbs_agree_with_their_subject():
         assert agree(more, False) == one
         assert agree(one, False) == one and agree(more, True) == more       # already agreeing: as written
     assert agree("une fois de plus, tombe", True) == "une fois de plus, tombe"        # no verb first: as written
+    # a list of verbs agrees as a whole, not only its first and last (`reculent, bondit et s'enfuient`)
+    assert agree("recule, bondit et s'enfuit", True) == "reculent, bondissent et s'enfuient"
+    assert agree("esquive, se relève, puis frappe {target}", True) == "esquivent, se relèvent, puis frappent {target}"
+    assert agree("hurle, la salle tremble", True) == "hurlent, la salle tremble"     # no list of verbs
     text = flat(transcript(SCENARIOS / "ambush" / "scenario.yaml", "fr", "--seed", "4"))
     assert "Les gobelins plongent derrière un pilier" in text and "gobelins plonge " not in text
 
@@ -289,6 +293,10 @@ def test_the_writer_s_verbs_agree_by_family_not_by_a_list(one, more):
     ("est furieux", True, "f", "sont furieuses"),
     ("est à bout de souffle", True, "f", "sont à bout de souffle"),
     ("est pris au piège", False, "", "est pris au piège"),          # a gender nothing gives: as written
+    # attributes joined to the first agree with it, as verbs joined to a verb do
+    ("est rattrapé et ramené au camp", True, "f", "sont rattrapées et ramenées au camp"),
+    ("a été surpris, blessé et désarmé", False, "f", "a été surprise, blessée et désarmée"),
+    ("est pris au piège et se rend", True, "m", "sont pris au piège et se rendent"),
 ])
 def test_what_follows_a_verb_of_state_agrees_in_gender_and_number(written, plural, gender, said):
     """`{target} est pris au piège` said of Maud (grammar: feminine) is `est prise`."""

@@ -92,6 +92,11 @@ def test_english_verbs_of_the_writer_agree():
     assert english_bare("stabs and kills the guard") == "stab and kill the guard"
     assert english_plural("hurls spears and arrows") == "hurl spears and arrows"     # a noun after its verb stays
     assert english_third("ducks, weaves") == "ducks, weaves"                            # a word and its comma
+    # a list of three verbs or more agrees as a whole (the class of the two joined ones)
+    assert english_plural("ducks, weaves and runs for the door") == "duck, weave and run for the door"
+    assert english_bare("leaps, rolls, or falls") == "leap, roll, or fall"
+    assert english_third("snarl, spit and hiss") == "snarls, spits and hisses"
+    assert english_plural("ducks, left and right") == "duck, left and right"           # no list of verbs
 
 
 @pytest.mark.parametrize("lang, one, more", [("en", "one", "other"), ("fr", "one", "other")])

@@ -37,12 +37,21 @@ def _case(word: str, like: str) -> str:
 
 
 _COORDINATED = re.compile(r"^(\S+) (and|or|then) (\S+)(.*)$", re.S)
+# a list of single verbs: `ducks, weaves and runs`, `ducks, weaves, and runs`
+_LISTED = re.compile(r"^([\w'-]+(?:, [\w'-]+)+)(,? (?:and|or|then) )([\w'-]+)(\b.*)$", re.S)
 _MARKED = re.compile(r"^([\w'-]+)([,;:.!?].*)$", re.S)
 
 
 def _coordinated(phrase: str, one) -> str:
     """`one` applied to a phrase's first verb, and to a verb joined to it (`ducks and
-    weaves` -> `duck and weave`): a second word changes only when the first did."""
+    weaves` -> `duck and weave`), or to each verb of a list of them (`ducks, weaves
+    and runs` -> `duck, weave and run`): a later word changes only when the first did."""
+    listed = _LISTED.match(phrase)
+    if listed is not None:
+        words = listed.group(1).split(", ") + [listed.group(3)]
+        changed = [one(word) for word in words]
+        if all(new != old for new, old in zip(changed, words)):
+            return ", ".join(changed[:-1]) + listed.group(2) + changed[-1] + listed.group(4)
     marked = _MARKED.match(phrase)
     if marked is not None:          # `ducks, weaves`: the word without its mark
         return one(marked.group(1)) + marked.group(2)

@@ -82,6 +82,10 @@ class PhraseBook:
             # a name that holds a comma (`Ilse Varga, harbour advocate`): semicolons
             between = self.words.get("list_semicolon", "; ")
             last = self.words.get("list_semicolon_last", "; and ")
+            if ";" not in last and "," in items[-2]:
+                # French has no `; et`: `A ; Nessa, la maîtresse des chiens, et Tobin`, the
+                # apposition closed by a comma where the last name joins it
+                items = items[:-2] + [items[-2] + ","] + items[-1:]
             return between.join(items[:-1]) + last + items[-1]
         if len(items) == 2 and "," in items[0] and "," not in items[1]:
             # `the reeve's riders and Marta Quell, the reeve's bailiff`: the name with an

@@ -181,13 +181,36 @@ def agree(text: str, plural: bool, gender: str = "") -> str:
             rest = rest[:copula] + _attribute(rest[copula:], plural, gender)
         else:
             rest = _attribute(rest, plural, gender)
-    # the verbs joined to it agree too (`sonne du cor et traque {target}`, `recule, puis se relève`)
+    # the verbs joined to it agree too (`sonne du cor et traque {target}`, `recule, puis se relève`),
+    # and those of a list of them (`recule, bondit et s'enfuit`)
+    if copula:
+        # the attributes joined to the first agree with it (`sont rattrapés et ramenés`, `vifs, hardis`)
+        start = copula if verb.lower() in ("a", "ont") else 0
+        joined = _JOINED_ATTRIBUTES.match(rest[start:])
+        if joined is not None:
+            items = _ATTRIBUTE_ITEM.sub(lambda m: m.group(1) + (
+                m.group(2) if m.group(2).lower() in NOT_VERBS | DETERMINERS else _inflect(m.group(2), plural, gender)),
+                joined.group(2))
+            rest = rest[:start] + joined.group(1) + items + rest[start + joined.end():]
+    listed = None if copula else _LISTED.match(rest)
+    if listed is not None:
+        rest = _LIST_ITEM.sub(lambda m: m.group(1) + (_agreed(m.group(2), plural) or m.group(2)),
+                              listed.group(1)) + rest[listed.end(1):]
     return head + verb + _coordinated(rest, plural, copula)
 
 
 # (without `le`, `la`, `les`, `leur`: after `et` they are more often articles, `et la salle tremble`)
 _JOINED = re.compile(r"(?<=\s)(et|puis|mais|ou) ((?:(?:ne|se|y|en|me|te)\s|(?:n|s|l|m|t)['’])*)"
                      r"([\wàâçéèêëîïôûùœ-]+)(?=[\s,.;!?]|$)")
+
+
+# a list of single verbs after the first, ended by a joined one: `, bondit, feinte et ...`
+_WORD = r"[\wàâçéèêëîïôûùœ-]+"
+_LISTED = re.compile(r"^((?:,\s" + CLITICS + _WORD + r")+)(?=,?\s(?:et|puis|ou)\s)")
+# attributes after the first one, up to the first word of another kind: `vif, hardi et ramené`
+_JOINED_ATTRIBUTES = re.compile(r"^(\s+" + _WORD + r")((?:(?:,\s|,?\s(?:et|ou)\s)" + _WORD + r"(?=[\s,.;!?]|$))+)")
+_ATTRIBUTE_ITEM = re.compile(r"((?:,\s|,?\s(?:et|ou)\s))(" + _WORD + r")")
+_LIST_ITEM = re.compile(r"(,\s" + CLITICS + r")(" + _WORD + r")")
 
 
 def _coordinated(rest: str, plural: bool, copula: bool) -> str:
@@ -324,3 +347,32 @@ def _agreed(word: str, plural: bool) -> str | None:
     if changed is None:
         return None
     return changed[:1].upper() + changed[1:] if word[:1].isupper() else changed
+
+
+# words in -er, -ir, -oir that are no infinitive
+NOT_INFINITIVES = {"hier", "fier", "cher", "amer", "hiver", "mer", "fer", "enfer", "fier", "désir", "plaisir",
+                   "loisir", "avenir", "soir", "espoir", "noir", "miroir", "trottoir", "couloir", "devoir", "pouvoir",
+                   "savoir", "premier", "dernier", "entier", "léger", "étranger", "danger", "cavalier", "sir"}
+
+
+def verb_form(phrase: str) -> tuple[str, str] | None:
+    """The form of the verb a French phrase begins with, past its clitics:
+    (`infinitive`, the verb) for `revenir sur ses pas`, (`finite`, the verb) for
+    `revient sur ses pas`; None when the first word is no verb these rules
+    recognise (a `{placeholder}`, a noun, or a word in -re, which may be either:
+    `prendre`, `entre`)."""
+    match = _FIRST.match(phrase)
+    if match is None:
+        return None
+    word = match.group(2)
+    lower = word.lower()
+    if lower in NOT_VERBS or lower in DETERMINERS or word[:1].isupper() or "{" in phrase[:match.start(2)]:
+        return None
+    if lower.endswith(("er", "ir", "ïr", "oir")) and len(lower) > 3 and lower not in NOT_INFINITIVES:
+        return ("infinitive", word)
+    if lower.endswith("re"):
+        return None
+    if lower in IRREGULAR or lower in PLURAL or lower in WORDS_PLURAL or lower in WORDS_SINGULAR \
+            or plural_of(lower) is not None or singular_of(lower) is not None:
+        return ("finite", word)
+    return None
