@@ -6,19 +6,23 @@ The public API: `load` a scenario, `parse` a script, `run` it into events
 once and run many times, or played a statement at a time.
 
 Each name is imported from its module when first used, so that `import dsl`
-costs nothing and `drama render` loads neither the loader nor the parser.
+costs nothing (the command line sets itself up before any other import,
+dsl/__main__.py) and `drama render` loads neither the loader nor the parser.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 
-from .errors import Diagnostics, DramaError, ErrorList, Position, RuleError
-
 __version__ = "0.1.0"       # the one place the version is written (pyproject.toml reads it)
 
 # name -> (module, name in it)
 _EXPORTS = {
+    "DramaError": (".errors", "DramaError"),
+    "ErrorList": (".errors", "ErrorList"),
+    "Position": (".errors", "Position"),
+    "RuleError": (".errors", "RuleError"),
+    "Diagnostics": (".errors", "Diagnostics"),
     "load": (".loader", "load_scenario"),
     "parse": (".syntax", "parse"),
     "run": (".pipeline", "run"),
@@ -30,7 +34,7 @@ _EXPORTS = {
     "render_text": (".render", "render_text"),
 }
 
-__all__ = ["DramaError", "ErrorList", "Position", "RuleError", "Diagnostics", "__version__", *_EXPORTS]
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str):

@@ -14,20 +14,21 @@ import click
 
 from .. import __version__
 
-# name -> (module of this package, attribute, one line of help for `drama --help`)
-COMMANDS: dict[str, tuple[str, str, str]] = {
-    "run": ("run", "run_command", "Run a scenario and print the session log or the transcript."),
-    "render": ("run", "render_command", "Render a saved event log without running anything."),
-    "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error."),
-    "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast."),
-    "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes."),
-    "test": ("test", "test_command", "Run the test plans (*.test.yaml) of adventures; exit 1 if one fails."),
-    "fmt": ("fmt", "fmt_command", "Lay out scripts in the canonical layout, comments and blank lines kept."),
-    "new": ("new", "new_command", "Make a new adventure folder, from the starter or a bundled example."),
-    "lsp": ("lsp", "lsp_command", "Run the language server (LSP) for editors: diagnostics, completion, hover."),
-    "play": ("play", "play_command", "Play a scenario live at the table, with a journal, undo and a player board."),
-    "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file."),
-    "strings": ("strings", "strings_command", "Write the writer's words of a scenario as a gettext catalogue, to translate."),
+# name -> (module of this package, attribute, one line of help for `drama --help`, whether it
+# lasts: a server, the table, many runs; the collector is back on for it, dsl/collector.py)
+COMMANDS: dict[str, tuple[str, str, str, bool]] = {
+    "run": ("run", "run_command", "Run a scenario and print the session log or the transcript.", False),
+    "render": ("run", "render_command", "Render a saved event log without running anything.", False),
+    "check": ("run", "check_command", "Parse, validate and dry-run a scenario; print every error.", False),
+    "odds": ("odds", "odds_command", "Exact chances of one exchange against a scenario's cast.", False),
+    "simulate": ("simulate", "simulate_command", "Run a scenario many times and report the outcomes.", True),
+    "test": ("test", "test_command", "Run the test plans (*.test.yaml) of adventures; exit 1 if one fails.", True),
+    "fmt": ("fmt", "fmt_command", "Lay out scripts in the canonical layout, comments and blank lines kept.", False),
+    "new": ("new", "new_command", "Make a new adventure folder, from the starter or a bundled example.", False),
+    "lsp": ("lsp", "lsp_command", "Run the language server (LSP) for editors: diagnostics, completion, hover.", True),
+    "play": ("play", "play_command", "Play a scenario live at the table, with a journal, undo and a player board.", True),
+    "schema": ("schema", "schema_command", "Print the JSON Schema of a setting, cast or scenario file.", False),
+    "strings": ("strings", "strings_command", "Write the writer's words of a scenario as a gettext catalogue, to translate.", False),
 }
 
 
@@ -40,13 +41,16 @@ class _Commands(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        module, attribute, _ = COMMANDS[name]
+        module, attribute, _, lasting = COMMANDS[name]
+        if lasting:
+            from ..collector import for_a_lasting_command
+            for_a_lasting_command()
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # the one-line help comes from the table, so `drama --help` imports no subcommand
         with formatter.section("Commands"):
-            formatter.write_dl([(name, short) for name, (_, _, short) in COMMANDS.items()])
+            formatter.write_dl([(name, short) for name, (_, _, short, _) in COMMANDS.items()])
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
