@@ -104,6 +104,9 @@ def test_what_a_reader_caught_does_not_come_back(name):
             assert not re.search(r"[?!]\u202f?,", said), said
             # a result with no verb is never joined by `and` (`tries to pick the lock, and a clean success`)
             assert not re.search(r", (and|et) (a|an|un|une) \w+ success", said, re.I), said
+            # an action and its result joined once, never `..., et l'argument porte, et le jury ...`
+            for sentence in re.split(r"(?<=[.!?])\s+", said):
+                assert len(re.findall(r", (?:and|et) ", sentence)) < 2, sentence
 
 
 def test_a_quiet_round_of_holds_for_nobody_is_not_told():

@@ -74,7 +74,7 @@ class ExchangeTelling:
         if results and len(act.clashes) == 1 and self._mergeable and not self.numbers and ":" not in first_raw \
                 and first_raw.split(" ", 1)[0] not in ("And", "But", "Then", "Now") \
                 and first_raw.split(" ", 1)[0] not in self._word("verbless").split() \
-                and ", and " not in first_raw and ", but " not in first_raw \
+                and self._word("and_then") not in first_raw and self._word("but_then") not in first_raw \
                 and not first_pronoun and not first_again \
                 and len(action) + len(results[0]) < 150 and stable_hash(f"{n.seed}:{k}:merge") % 2 == 0:
             c = act.clashes[0]
