@@ -59,7 +59,7 @@ class Program:
             scenario = bind(scenario, list(cast) if cast else None, roles)
         source = scenario.script
         sources = SourceMap.of(source)
-        return cls(scenario, _read_script(scenario, source.text, source.line_offset, sources), sources)
+        return cls(scenario, _read_script(scenario, source.text, source.line_offset, sources, keep=True), sources)
 
     @property
     def path(self) -> str:
@@ -132,12 +132,14 @@ class Program:
         return _read_script(self.scenario, text, line_offset, SourceMap(file)).statements
 
 
-def _read_script(scenario: Scenario, text: str, line_offset: int, sources: SourceMap) -> n.Script:
+def _read_script(scenario: Scenario, text: str, line_offset: int, sources: SourceMap, *,
+                 keep: bool = False) -> n.Script:
     """A script of the scenario parsed, its includes read in, and, with `if` or
     `repeat`, refused for an error in any branch, even one a run would not
-    reach (warnings are for `drama check`). Raises the first DramaError."""
+    reach (warnings are for `drama check`). Raises the first DramaError.
+    `keep`: the scenario's own script, kept parsed for the next start (syntax/kept.py)."""
     stop = Diagnostics(collect=False, place=sources.place)
-    script = parse(text, sources.file, line_offset, errors=stop)
+    script = parse(text, sources.file, line_offset, errors=stop, keep=keep)
     script = expand(script, os.path.dirname(scenario.path), stop, sources)
     if has_blocks(script):
         found = Diagnostics(place=sources.place)
@@ -198,7 +200,7 @@ def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: 
     sources = SourceMap.of(source)
     sink = Diagnostics(into=errors, place=sources.place)
     try:
-        script = parse(source.text, source.file, source.line_offset, errors=sink)
+        script = parse(source.text, source.file, source.line_offset, errors=sink, keep=True)
     except DramaError as error:
         sink.report(error)
         return errors
