@@ -44,7 +44,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from typing import Callable, Iterable
 
 from . import inputs as _inputs
@@ -257,6 +256,7 @@ class Outputs:
                              os.path.realpath(found) != output.real else [])
 
     def _temporary(self, output: _Output):
+        import tempfile             # (only an output file needs it: standard output does not, issue 28)
         folder = os.path.dirname(output.real) or "."
         try:
             handle, output.temporary = tempfile.mkstemp(

@@ -277,8 +277,8 @@ def test_a_bundled_phrase_book_is_read_again_when_its_text_changes(tmp_path):
 # the built-in templates, compiled once and kept
 
 
-@pytest.mark.parametrize("args", [[], ["--format", "md"], ["--as", "transcript", "--lang", "fr"]],
-                         ids=["log", "md", "transcript-fr"])
+@pytest.mark.parametrize("args", [["--as", "transcript"], ["--format", "md"], ["--as", "transcript", "--lang", "fr"]],
+                         ids=["transcript", "md", "transcript-fr"])
 def test_a_kept_template_renders_the_bytes_a_fresh_compile_does(args, tmp_path):
     unwritable = tmp_path / "file"
     unwritable.write_text("not a folder")
@@ -291,11 +291,11 @@ def test_a_kept_template_renders_the_bytes_a_fresh_compile_does(args, tmp_path):
 def test_a_kept_template_is_used_only_for_what_it_was_compiled_for(tmp_path):
     """An entry names the template, the escaping, the phrase book and the package's code it was
     compiled with: one holding another key (under the same name) is compiled again."""
-    told = drama("run", str(SKIRMISH), cache=tmp_path).stdout
+    told = drama("run", str(SKIRMISH), "--format", "md", cache=tmp_path).stdout
     for entry in (tmp_path / "drama").glob("template-*.marshal"):
         bucket, key, code = marshal.loads(entry.read_bytes())
         entry.write_bytes(marshal.dumps((bucket, key + " edited", b"not Jinja's bytecode")))
-    assert drama("run", str(SKIRMISH), cache=tmp_path).stdout == told
+    assert drama("run", str(SKIRMISH), "--format", "md", cache=tmp_path).stdout == told
     assert all(marshal.loads(entry.read_bytes())[2] != b"not Jinja's bytecode"
                for entry in (tmp_path / "drama").glob("template-*.marshal"))
 
@@ -388,3 +388,22 @@ def test_the_start_up_path_imports_no_library_it_does_not_use(args, tmp_path):
         assert not imported & {"logging", "babel.messages.pofile", "email"}, imported & {"logging", "email"}
     if args[0] == "--version":
         assert not imported & {"ruamel", "babel", "dsl.syntax"}
+
+
+# what the plain session log of `drama run` (dsl/render/plain_log.py) has no use for: Jinja and
+# what comes with it, the transcripts' story, narrator and phrase books, the sandbox and its
+# ctypes, and an output file's tempfile (issue 28)
+NOT_FOR_THE_PLAIN_LOG = {"jinja2", "markupsafe", "babel", "ctypes", "pickle", "hashlib", "tempfile",
+                         "dsl.render.story", "dsl.render.narrator", "dsl.render.tell", "dsl.render.sandbox",
+                         "dsl.render.context", "dsl.render.filters", "dsl.render.phrasebook"}
+
+
+@pytest.mark.parametrize("args", [[], ["--seed", "3", "--as", "log", "--format", "text", "--numbers"]],
+                         ids=["default", "as-log"])
+def test_drama_run_writes_its_plain_log_without_jinja(args, tmp_path):
+    drama("run", str(SKIRMISH), cache=tmp_path)
+    imported = _imported(["run", str(SKIRMISH), *args], tmp_path)
+    assert "dsl.render.plain_log" in imported
+    assert not imported & NOT_FOR_THE_PLAIN_LOG, imported & NOT_FOR_THE_PLAIN_LOG
+    # the other outputs still render through Jinja
+    assert "jinja2" in _imported(["run", str(SKIRMISH), "--format", "md"], tmp_path)

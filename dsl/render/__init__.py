@@ -65,6 +65,14 @@ def render(events: Iterable[dict], as_: str = "log", format: str = "text",
         raise ValueError(f"as_ must be one of {KINDS}, not {as_!r}")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    if as_ == "log" and format == "text" and template is None:
+        events = list(events)
+        if events and isinstance(events[-1], dict) and events[-1].get("type") == "final" \
+                and isinstance(events[0], dict) and events[0].get("type") == "start":
+            # the plain log of a whole event log, written without Jinja (plain_log.py): what
+            # log.text.j2 renders, from the same functions; a log cut short is rendered below
+            from . import plain_log
+            return plain_log.text(events)
     from jinja2 import TemplateNotFound, TemplateSyntaxError
     from jinja2.exceptions import SecurityError, UndefinedError
     from . import phrasebook

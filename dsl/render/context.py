@@ -10,6 +10,7 @@ from typing import Any
 from ..durations import format_seconds
 from ..scenes import DEFAULT_KIND
 from .grammar import told_name
+from .plain_log import and_list
 
 
 # line colours of the chart, one per party in cast order (then again)
@@ -18,14 +19,6 @@ PALETTE = ("#c0392b", "#1f77b4", "#d4a017", "#2e8b57", "#8e44ad", "#e67e22", "#1
 # chart geometry, in the units of the SVG viewBox
 CHART_WIDTH, CHART_HEIGHT = 640, 260
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 12, 14, 46
-
-
-def and_list(items) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    items = [str(x) for x in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def short_name(pid: str, name: str) -> str:

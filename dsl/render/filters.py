@@ -12,8 +12,7 @@ from typing import Any, Iterable
 
 from markupsafe import Markup
 
-from ..durations import format_seconds
-from .context import and_list
+from .plain_log import Log, and_list, control, dice, duration, plural, signed, state, states
 from .narrator import Narrator, bare
 
 ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
@@ -25,16 +24,6 @@ NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
 def stable_hash(text: str) -> int:
     """A hash that is the same in every process (unlike Python's hash())."""
     return zlib.crc32(text.encode("utf-8"))
-
-
-def dice(faces: Iterable[int] | None) -> str:
-    """`[6, 6, 4]` -> `6 6 4`; no dice -> `no dice`."""
-    faces = list(faces or [])
-    return " ".join(map(str, faces)) if faces else "no dice"
-
-
-def signed(number: int) -> str:
-    return f"{number:+d}"
 
 
 def capfirst(text: Any) -> Any:
@@ -68,22 +57,6 @@ def ordinal(number: int) -> str:
 def count_word(number: int) -> str:
     """3 -> `three` (up to twelve), else the digits."""
     return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
-
-
-def duration(seconds: int) -> str:
-    """Seconds of in-world time in short form: `1 h 6 s`."""
-    return format_seconds(int(seconds or 0))
-
-
-def state(party_state: dict) -> str:
-    """A party state as `available/damage pool` (`4/2`), with `(defeated)`."""
-    text = f"{party_state.get('quintessence', 0)}/{party_state.get('damage_pool', 0)}"
-    return text + (" (defeated)" if party_state.get("defeated") else "")
-
-
-def states(parties: dict) -> str:
-    """`Kara 4/2, Bren 3/2`: every party of a `parties` mapping."""
-    return ", ".join(f"{pid} {state(s)}" for pid, s in parties.items())
 
 
 def md_cell(text: Any) -> str:
@@ -142,11 +115,6 @@ class Prose:
         return choices[stable_hash(f"{self.seed}:{key}") % len(choices)]
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """`1 round`, `3 rounds`."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
 def name_of(party: dict):
     """The `name` filter: a party id or a side (`Kara & Bren`) as full names."""
     def name(side: Any) -> str:
@@ -158,56 +126,24 @@ def name_of(party: dict):
     return name
 
 
-def control(event: dict) -> str:
-    """What a control-flow event (`branch`, `loop`, `skipped`, `choice`, `set`) says, in a log."""
-    kind = event.get("type")
-    if kind == "branch":
-        if event.get("taken") is None:
-            return "if: no arm runs"
-        return f"if: line {event['taken']} runs ({event.get('condition')})"
-    if kind == "loop":
-        ended = {"until": "its condition holds", "count": "all done",
-                 "bound": f"its bound of {event.get('bound')} reached"}.get(event.get("ended"), event.get("ended"))
-        return f"repeat: {plural(event.get('passes', 0), 'pass', 'passes')}, {ended}"
-    if kind == "choice":
-        how = {"given": "given", "command": "--choose", "table": "at the table",
-               "seeded": "picked by the dice"}.get(event.get("by"), event.get("by"))
-        shut = [o["label"] for o in event.get("options") or () if not o.get("available")]
-        unavailable = f"; not available: {', '.join(shut)}" if shut else ""
-        return f"choice {event.get('choice')}: {event.get('taken')} ({how}{unavailable})"
-    if kind == "set":
-        value = event.get("value")
-        shown = "true" if value is True else "false" if value is False else str(value)
-        before = event.get("before")
-        was = "" if before is None or isinstance(value, bool) else f" (was {before})"
-        return f"set {event.get('name')} = {shown}{was}"
-    if kind == "skipped":
-        parties = list(event.get("party_ids") or [])
-        if event.get("why") == "defeated":
-            return f"skipped: {and_list(parties)} {'is' if len(parties) == 1 else 'are'} defeated"
-        if event.get("why") == "target defeated":        # RULES.md point 15
-            return f"skipped: {'its target' if len(parties) == 1 else 'its targets'} {and_list(parties)} " \
-                   f"{'is' if len(parties) == 1 else 'are'} defeated"
-        return f"skipped: {and_list(parties)} ({event.get('why')})"
-    return str(kind)
+def log_filters(start: dict) -> dict:
+    """The pieces of the session log (plain_log.py) as the filters of log.text.j2:
+    `start|log_title`, `start|log_start`, `e|log_at`, `e|log_event`, `e|log_states`,
+    `final|log_final`; in a template that escapes, each value escaped where it is printed."""
+    from jinja2 import pass_eval_context
+    from markupsafe import escape
+    logs = {False: Log(start), True: Log(start, lambda value: str(escape(value)))}     # (str: Markup + str escapes the str)
 
-
-def agree(party: dict):
-    """The `agree` filter of the logs: `"Kara & Bren"|agree("wins", "win")` is
-    `win`: the second form is for a joint side or an id that reads as plural."""
-    from .grammar import declared, english_plural_word
-
-    def form(side: Any, one: str, more: str) -> str:
-        ids = [p.strip() for p in str(side).split(" & ")]
-        if len(ids) > 1:
-            return more
-        # an id is a name: singular whatever its pronouns (`Wick wins`), unless it
-        # reads as plural (`Goblins win`) or the cast says so (`grammar: plural`)
-        said = declared((party.get(ids[0]) or {}).get("grammar"), "en")
-        if said is not None:
-            return more if said.plural else one
-        return more if english_plural_word(ids[0]) else one
-    return form
+    def piece(write):
+        @pass_eval_context
+        def filter_(eval_ctx, value):
+            text = write(logs[bool(eval_ctx.autoescape)], value)
+            return Markup(text) if eval_ctx.autoescape else text
+        return filter_
+    return {"log_title": piece(lambda log, first: Log(first, log.escape).title()),
+            "log_start": piece(lambda log, first: Log(first, log.escape).start()),
+            "log_at": piece(Log.at), "log_event": piece(Log.describe), "log_states": piece(Log.states),
+            "log_final": piece(Log.final)}
 
 
 def filters(context: dict, book=None, told: list | None = None) -> dict:
@@ -232,10 +168,11 @@ def filters(context: dict, book=None, told: list | None = None) -> dict:
         return lambda *args, **kwargs: finish(book.language, tell(*args, **kwargs))
 
     return {
+        **log_filters(context["start"]),
         "narrate": finished(teller.item), "tells": teller.tells, "begins": finished(teller.drama_begins),
         "ends": finished(teller.drama_ends), "round_begins": finished(teller.round_begins),
         "recap": finished(teller.recap), "t": word, "finish": lambda text: finish(book.language, str(text)),
-        "agree": agree(context["party"]),
+        "agree": Log(context["start"]).agree,
         "pick": prose.pick, "who": prose.who, "name": name_of(context["party"]), "and_list": book.join,
         "dice": dice, "signed": signed, "capfirst": capfirst, "sentence": sentence, "ordinal": ordinal,
         "count_word": count_word, "duration": duration, "state": state, "states": states,

@@ -27,7 +27,6 @@ with `parts.append(...)`), so the environment is the mutable
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import itertools
 import re
@@ -459,6 +458,7 @@ class Builtin(Environment):
 
 def _set_async_exc(thread: int, exception) -> None:
     """Raise `exception` in `thread` at its next bytecode (None: take back one not raised yet)."""
+    import ctypes                   # (imported already by the Budget, in the rendering thread)
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
                                               ctypes.py_object(exception) if exception is not None else None)
 
@@ -467,6 +467,7 @@ class Budget:
     """`with Budget(seconds):` raises TemplateTimeout in this thread when the time is up."""
 
     def __init__(self, seconds: float | None = None):
+        import ctypes  # noqa: F401 - for _set_async_exc: only an author's template has a budget, not drama run's log
         self.seconds = SECONDS if seconds is None else seconds
         self._thread = threading.get_ident()
         self._lock = threading.Lock()
