@@ -415,7 +415,6 @@ def translate_program(program, t: Translation):
     cast's names. Untranslated narration, titles and end texts stay as written,
     paragraphs of their own; an untranslated dictate is left out."""
     from .syntax import nodes as n
-    from .pipeline import Program
     scenario = program.scenario
     cast = []
     for sheet in scenario.cast:
@@ -428,7 +427,7 @@ def translate_program(program, t: Translation):
     scenario = replace(scenario, cast=tuple(cast), title=title)
     shared = _translate(program.script.shared, t)
     script = n.Script(program.script.file, shared, program.script.shifts)
-    return Program(scenario, script, program.sources)
+    return type(program)(scenario, script, program.sources)       # (a pipeline.Program)
 
 
 def _split(text: str, parts: int) -> list[str]:

@@ -12,51 +12,37 @@
 # that each is reported as it is today; a kept one, read back, is exactly what
 # the parse gave (tests/test_kept_scripts.py holds both to each other).
 #
-# The nodes are kept with pickle, read back by an unpickler that builds the
-# dataclasses of the syntax tree and nothing else (`_Reader.find_class`): an
-# entry written by anyone else can make it build nodes, nothing else. The few
-# nodes that the package compares by identity (`NO_DICE`, `NO_USES`) are kept
-# by name and read back as those very nodes.
+# A node is kept as plain data (`marshal` keeps lists, strings and numbers; it
+# runs nothing): its class, named among the syntax tree's own dataclasses, and
+# its attributes. A node shared by several places (a repeated statement) is
+# kept once and read back shared; the few nodes the package compares by
+# identity (`NO_DICE`, `NO_USES`) are kept by name and read back as those very
+# nodes. Anything else in a tree (a value of another kind) means the script is
+# not kept: it is parsed again at each start, as without a cache.
 
 from __future__ import annotations
 
-import io
-import pickle
+import importlib
 from dataclasses import is_dataclass
 from typing import Callable
 
-from . import tree
+from . import nodes, tree
 
 _FORMAT = 1
+# the modules of the classes a script's nodes are made of
+_MODULES = frozenset({"dsl.syntax.tree", "dsl.syntax.conditions", "dsl.syntax.nodes", "dsl.errors",
+                      "dsl.durations", "dsl.scenes"})
 # the module-level nodes that readers compare with `is`, by name
 _SINGLETONS = {name: getattr(tree, name) for name in ("NO_DICE", "NO_USES")}
 _NAMES = {id(value): name for name, value in _SINGLETONS.items()}
 
-
-class _Writer(pickle.Pickler):
-    def persistent_id(self, obj):
-        return _NAMES.get(id(obj))
-
-
-class _Reader(pickle.Unpickler):
-    def persistent_load(self, pid):
-        try:
-            return _SINGLETONS[pid]
-        except (KeyError, TypeError):
-            raise pickle.UnpicklingError(f"no kept node {pid!r}") from None
-
-    def find_class(self, module: str, name: str):
-        if module in _MODULES or (module, name) == ("builtins", "frozenset"):
-            found = super().find_class(module, name)
-            if isinstance(found, type) and (module == "builtins" or is_dataclass(found)):
-                return found
-        raise pickle.UnpicklingError(f"a kept script holds {module}.{name}")
+# how each value is kept: a text, a number, True, False or None as itself; anything else as a
+# list whose first item says what it is
+_TUPLE, _LIST, _FROZENSET, _NODE, _AGAIN, _SINGLETON = "t", "l", "f", "n", "r", "s"
 
 
-# the modules of the classes a script's nodes are made of: a kept script is built of their
-# dataclasses (and frozensets) only, never given a function to call
-_MODULES = frozenset({"dsl.syntax.tree", "dsl.syntax.conditions", "dsl.syntax.nodes", "dsl.errors",
-                      "dsl.durations", "dsl.scenes"})
+class _NotKept(Exception):
+    """A tree holds a value that is not kept (it is parsed again at each start)."""
 
 
 def parsed(text: str, file: str, line_offset: int, read: Callable[[], tuple[object, bool]]):
@@ -66,22 +52,102 @@ def parsed(text: str, file: str, line_offset: int, read: Callable[[], tuple[obje
     from .. import user_cache
     made: list = []
 
-    def make() -> bytes | None:
+    def make():
         script, clean = read()
         made.append(script)
         if not clean:
             return None
-        out = io.BytesIO()
-        _Writer(out, protocol=pickle.HIGHEST_PROTOCOL).dump(script)
-        return out.getvalue()
+        try:
+            return _kept(script)
+        except (_NotKept, RecursionError):
+            return None
 
     data = user_cache.kept("script", f"{file}\n{line_offset}\n{text}", make,
                            version=(_FORMAT, user_cache.package_code()))
     if made:
         return made[0]
-    if isinstance(data, bytes):
+    if data is not None:
         try:
-            return _Reader(io.BytesIO(data)).load()
-        except Exception:      # a damaged entry (of any kind pickle may raise): read again, as without one
+            return _read_back(data)
+        except Exception:      # a damaged entry (of any shape): read the text again, as without one
             pass
     return read()[0]
+
+
+def _kept(script) -> tuple[list[str], object]:
+    """The script as plain data: (the classes named, the script's value)."""
+    classes: dict[type, int] = {}
+    seen: dict[int, int] = {}
+    keep_alive: list = []               # (the ids in `seen` stay those of these objects)
+
+    def value(thing):
+        kind = type(thing)
+        if kind in (str, int, float, bool) or thing is None:
+            return thing
+        if kind is tuple:
+            return [_TUPLE, *map(value, thing)]
+        if kind is list:
+            return [_LIST, *map(value, thing)]
+        if kind is frozenset:
+            return [_FROZENSET, *map(value, sorted(thing, key=repr))]
+        name = _NAMES.get(id(thing))
+        if name is not None:
+            return [_SINGLETON, name]
+        if id(thing) in seen:
+            return [_AGAIN, seen[id(thing)]]
+        if not (is_dataclass(kind) and kind.__module__ in _MODULES and hasattr(thing, "__dict__")):
+            raise _NotKept(kind.__qualname__)
+        seen[id(thing)] = len(seen)
+        keep_alive.append(thing)
+        out = [_NODE, classes.setdefault(kind, len(classes))]
+        for key, item in thing.__dict__.items():
+            out.append(key)
+            out.append(value(item))
+        return out
+
+    whole = value(script)
+    return [f"{kind.__module__}:{kind.__qualname__}" for kind in classes], whole
+
+
+def _read_back(data):
+    """The script that `_kept` gave `data` for."""
+    names, whole = data
+    classes = []
+    for name in names:
+        module, qualname = name.split(":")
+        if module not in _MODULES:
+            raise ValueError(f"a kept script names {name}")
+        kind = getattr(importlib.import_module(module), qualname)
+        if not (isinstance(kind, type) and is_dataclass(kind)):
+            raise ValueError(f"a kept script names {name}")
+        classes.append(kind)
+    built: list = []
+    new = object.__new__
+
+    def value(thing):
+        if type(thing) is not list:
+            return thing
+        tag = thing[0]
+        if tag == _NODE:
+            node = new(classes[thing[1]])
+            built.append(node)
+            attributes = node.__dict__
+            for i in range(2, len(thing), 2):
+                attributes[thing[i]] = value(thing[i + 1])
+            return node
+        if tag == _TUPLE:
+            return tuple([value(item) for item in thing[1:]])
+        if tag == _AGAIN:
+            return built[thing[1]]
+        if tag == _SINGLETON:
+            return _SINGLETONS[thing[1]]
+        if tag == _LIST:
+            return [value(item) for item in thing[1:]]
+        if tag == _FROZENSET:
+            return frozenset([value(item) for item in thing[1:]])
+        raise ValueError(f"a kept script holds {tag!r}")
+
+    script = value(whole)
+    if type(script) is not nodes.Script:
+        raise ValueError("a kept script is not a script")
+    return script
