@@ -114,3 +114,23 @@ def test_an_event_without_what_the_log_tells_is_a_clean_error(tmp_path):
     assert outcome.code == 1 and outcome.stdout == "" and "Traceback" not in outcome.stderr
     assert outcome.stderr.startswith(f"error[E602]: event {at + 1} of the log ('exchange') has no 'winner'"), \
         outcome.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_an_author_s_blocks_over_the_log_give_what_they_gave_over_the_template_before(fmt, tmp_path):
+    """docs/templates.md: an author's template extends `log.text.j2` and overrides its blocks,
+    with `super()`, the event's `e` and `at`, and the `describe` macro."""
+    blocks = ('{% block title %}Session: {{ start.title }}\n{% endblock %}\n'
+              '{% block event %}{% if e.type == "round" %}{{ at }}~ {{ describe(e) }} ~\n'
+              '{% else %}{{ super() }}{% endif %}{% endblock %}\n'
+              '{% block final %}{{ super() }}(the end)\n{% endblock %}\n')
+    (tmp_path / "before.j2").write_text(BEFORE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "over-before.j2").write_text('{% extends "before.j2" %}\n' + blocks, encoding="utf-8")
+    (tmp_path / "over-now.j2").write_text('{% extends "builtin/log.text.j2" %}\n' + blocks, encoding="utf-8")
+    rounds = 0
+    for name, events in _runs(0):
+        now = render(events, format=fmt, template=tmp_path / "over-now.j2")
+        assert now == render(events, format=fmt, template=tmp_path / "over-before.j2"), name
+        assert "(the end)" in now and "Session: " in now
+        rounds += now.count("~ round ")
+    assert rounds >= 20

@@ -397,7 +397,7 @@ def test_the_start_up_path_imports_no_library_it_does_not_use(args, tmp_path):
 # ctypes, and an output file's tempfile (issue 28)
 NOT_FOR_THE_PLAIN_LOG = {"jinja2", "markupsafe", "babel", "ctypes", "pickle", "hashlib", "tempfile",
                          "dsl.render.story", "dsl.render.narrator", "dsl.render.tell", "dsl.render.sandbox",
-                         "dsl.render.context", "dsl.render.filters", "dsl.render.phrasebook"}
+                         "dsl.render.context", "dsl.render.filters", "dsl.render.phrasebook", "dsl.render.french"}
 
 
 @pytest.mark.parametrize("args", [[], ["--seed", "3", "--as", "log", "--format", "text", "--numbers"]],

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from . import french
 from .form import Form
+
+# (french.py is imported where French is told: an English log has no use for it, issue 28)
 
 GENDERS = {"m": "m", "masculine": "m", "f": "f", "feminine": "f", "n": "n", "neuter": "n"}
 NUMBERS = {"singular": "one", "sg": "one", "plural": "other", "pl": "other"}
@@ -68,6 +69,7 @@ def name_form(name: str, lang: str) -> Form | None:
     """What a name's own words say of its gender and number in a language."""
     if lang == "fr":
         # a name left in English (no French name in the cast) keeps its English number
+        from . import french
         return french.name_form(name) or english_name(name)
     if lang == "en":
         return english_name(name)
@@ -117,6 +119,7 @@ def told_name(name: str, party: Mapping[str, Any], lang: str) -> str:
         "f" if _ENGLISH_FEMININE.search(name.split(",")[0]) else "")
     head = re.split(r"\s+of\s+", name.split(",")[0])[0]         # `the men of the hill`: men
     plural = (own is not None and own.plural) or english_name(head) is not None
+    from . import french
     return french.foreign_name(name, Form("f" if gender == "f" else "m", "other" if plural else "one"))
 
 
@@ -146,6 +149,7 @@ def join(lang: str, before: str, word: str, name: bool) -> tuple[str, str]:
     """The text before an inserted word and the word, as the language joins them
     (French: `de le jury` -> `du jury`, `de Ilse` -> `d'Ilse`)."""
     if lang == "fr":
+        from . import french
         return french.join(before, word, name)
     return before, word
 
@@ -153,6 +157,7 @@ def join(lang: str, before: str, word: str, name: bool) -> tuple[str, str]:
 def with_names(lang: str, text: str, names) -> str:
     """The writer's text with names filled in, joined as the language joins them."""
     if lang == "fr":
+        from . import french
         return french.with_names(text, names)
     return text
 
@@ -161,5 +166,6 @@ def finish(lang: str, text: str) -> str:
     """A finished paragraph in the language's typography (French: narrow no-break
     spaces before `: ; ! ?` and inside `« »`, small counts in words)."""
     if lang == "fr":
+        from . import french
         return french.finish(text)
     return text
