@@ -305,9 +305,10 @@ def test_what_follows_a_verb_of_state_agrees_in_gender_and_number(written, plura
 
 TOLL = HERE / "i18n" / "toll" / "scenario.yaml"
 FAIR = HERE / "i18n" / "fair" / "scenario.yaml"
+ASSIZE = HERE / "i18n" / "assize" / "scenario.yaml"
 
 
-@pytest.mark.parametrize("name, path", [("toll", TOLL), ("fair", FAIR)])
+@pytest.mark.parametrize("name, path", [("toll", TOLL), ("fair", FAIR), ("assize", ASSIZE)])
 def test_held_out_adventures_in_french(request, name, path):
     """Two held-out adventures (a reader's pass, issue 23): the toll (a
     catalogue; a debate with a declared hold and a costly miss, a chase after
@@ -334,13 +335,20 @@ def test_held_out_adventures_in_french(request, name, path):
     if name == "toll":
         assert fell == ["Jury", "Tamsin", "Keepers", "Beast"]
         assert "Rook attend son heure" in said                      # the declared hold, and only it
-        assert "Le jury le paie cher" in said                      # three ones: a costly miss
+        assert re.search(r"Le jury (le paie cher|y perd beaucoup de crédit|en sort ébranlé)", said)   # three ones: a costly miss
         assert "Les gardiens abandonnent la poursuite" in said      # the pursuers give up: Rook won the chase
         assert "Rook est rattrapé" not in said and "plus d'issue pour Rook" not in said
         assert "Les gardiens sont projetés contre les piles" in said     # `est projeté`, agreeing
         assert "Tamsin Dray, gardienne du sel, reprend son souffle" in said     # an apposition closed
         after = said.split("La Bête est vaincue.")[1]
         assert "Bête" not in after.split("Bilan")[0].replace("La barrière tient", "")    # no blow at the fallen
+    elif name == "assize":
+        assert fell == ["Jury"]
+        # a list line without `; et`; a question's answer a sentence of its own; a group agreeing
+        assert "le jury et la juge Oda Pell." in said and "; et" not in said.replace("\u202f", " ")
+        assert "Que demande Wren à la cour\u202f? On décide d'exiger l'acquittement." in said
+        assert "Ils en sortent ébranlés" in said and "Les tisserands ont épuisé leurs arguments" in said
+        assert "Wren guette une ouverture" in said and "Pell guette une ouverture" in said   # the declared holds
     else:
         assert fell == ["Vey", "Anselm", "Cats"]
         assert "Il n'y a plus d'issue pour Vey" in said              # caught: the pursuers won

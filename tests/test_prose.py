@@ -334,7 +334,7 @@ def test_french_is_written_with_its_own_agreement():
     assert "Avec Kara la Sorcière des Braises, Bren Main-de-Fer, le Suzerain Bastrastras et la bande de gobelins." \
         in text
     assert "Les gobelins sont à bout de forces. Ils puisent" in text   # plural, as their short name
-    assert "Le Suzerain ne peut plus continuer." in text             # singular
+    assert re.search(r"(Le Suzerain|Il) ne peut plus continuer\.", text)  # singular
     assert "Pendant une heure, rien ne bouge." in text              # counts under ten in words
 
 

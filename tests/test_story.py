@@ -526,6 +526,7 @@ def _took_part(events: list[dict]) -> set:
             out |= set(side_ids(e["attacker"])) | set(side_ids(e["defender"]))
         elif e["type"] in ("recovery", "hold"):
             out.add(e["party"])
+            out |= {h["party"] for h in e.get("helpers") or [] if h.get("party")}
     return out
 
 
@@ -589,8 +590,21 @@ def check(events: list[dict], told: list, text: str) -> None:
             if clash.winner_role == "quarry":
                 assert set(clash.winner) <= set(quarry)
         elif kind == "recap":
-            _, parties = fact
+            status, parties = fact
             assert set(parties) <= took, (parties, took)
+            for pid in parties:
+                defeats = [i for i, e in enumerate(events) if e["type"] == "defeat" and e.get("party") == pid]
+                if status == "standing":
+                    assert not defeats, (pid, words)
+                    continue
+                assert defeats, (pid, words)
+                after = events[defeats[-1] + 1:]
+                back = any(e["type"] == "recovery" and e.get("party") == pid and e.get("returned", 0) > 0
+                           or e["type"] in ("calm", "rest") and pid in (e.get("restored") or [])
+                           or e["type"] == "exchange" and pid in side_ids(e["attacker"]) + side_ids(e["defender"])
+                           for e in after)
+                # `Fallen, and back on their feet` only for one that came back after its last fall
+                assert back == (status == "back"), (pid, status, words)
         elif kind == "summary":
             rounds, acts, winners = fact
             steps = {a.step for a in acts}

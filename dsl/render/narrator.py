@@ -36,31 +36,51 @@ def _case(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
-_COORDINATED = re.compile(r"^(\S+) (and|or|then) (\S+)(.*)$", re.S)
-# a list of single verbs: `ducks, weaves and runs`, `ducks, weaves, and runs`
-_LISTED = re.compile(r"^([\w'-]+(?:, [\w'-]+)+)(,? (?:and|or|then) )([\w'-]+)(\b.*)$", re.S)
-_MARKED = re.compile(r"^([\w'-]+)([,;:.!?].*)$", re.S)
+# what joins the verb phrases of a list: `, `, ` and `, `, then `
+_JOINS = re.compile(r"(,\s+(?:and|or|then)\s+|,\s+|\s+(?:and|or|then)\s+)")
+# words that may follow such a join and are no verb, whatever their ending
+_NO_VERBS = {"this", "his", "hers", "its", "yours", "ours", "theirs", "always", "perhaps", "sometimes", "towards",
+             "afterwards", "across", "less", "unless", "thus", "yes", "plus", "as", "is", "was", "us", "besides",
+             "nevertheless", "nonetheless", "whereas", "once", "twice", "then", "the", "a", "an", "not"}
 
 
 def _coordinated(phrase: str, one) -> str:
-    """`one` applied to a phrase's first verb, and to a verb joined to it (`ducks and
-    weaves` -> `duck and weave`), or to each verb of a list of them (`ducks, weaves
-    and runs` -> `duck, weave and run`): a later word changes only when the first did."""
-    listed = _LISTED.match(phrase)
-    if listed is not None:
-        words = listed.group(1).split(", ") + [listed.group(3)]
-        changed = [one(word) for word in words]
-        if all(new != old for new, old in zip(changed, words)):
-            return ", ".join(changed[:-1]) + listed.group(2) + changed[-1] + listed.group(4)
-    marked = _MARKED.match(phrase)
-    if marked is not None:          # `ducks, weaves`: the word without its mark
-        return one(marked.group(1)) + marked.group(2)
-    changed = one(phrase)
-    found = _COORDINATED.match(phrase)
-    if found is None or changed.split(" ", 1)[0] == found.group(1):
-        return changed
-    second = _coordinated(found.group(3), one)
-    return f"{changed.split(' ', 1)[0]} {found.group(2)} {second}{found.group(4)}"
+    """`one` applied to a phrase's first verb, and to the verbs joined to it: two
+    (`ducks and weaves` -> `duck and weave`) or a list, of words or of verb phrases
+    (`swarms up the pipe, hauls the rope and vanishes` -> `swarm up the pipe, haul the
+    rope and vanish`). A later verb changes only when the first did; a word after a
+    verb phrase with no comma before it may be its object (`hurls spears and arrows`)."""
+    pieces = _JOINS.split(phrase)
+    first = pieces[0]
+    changed = one(first)
+    if len(pieces) == 1 or changed.split(" ", 1)[0] == first.split(" ", 1)[0]:
+        return one(phrase) if len(pieces) > 1 and " " in first else changed + "".join(pieces[1:])
+    joined = [i for i in range(1, len(pieces), 2) if re.search(r"\b(?:and|or|then)\b", pieces[i])]
+    if not joined:                       # `ducks, weaves`: a word and its comma, no list
+        return changed + "".join(pieces[1:])
+    listed = any("," in pieces[i] for i in range(1, joined[0] + 1, 2))
+    out, before = [changed], first
+    for i in range(1, joined[0] + 1, 2):
+        join, segment = pieces[i], pieces[i + 1]
+        word = segment.split(" ", 1)[0]
+        bare_word = re.sub(r"[,;:.!?]+$", "", word)
+        new = one(bare_word)
+        single = " " not in segment.strip() or segment.split(" ", 1)[0] != bare_word
+        verb = (new != bare_word and bare_word.lower() not in _NO_VERBS and bare_word.isalpha()
+                and not bare_word.lower().endswith(("ing", "ed", "ly"))
+                and (not single or listed or " " not in before.strip()
+                     or not _noun_pair(before.split()[-1], bare_word)))
+        if not verb:
+            return "".join(out) + "".join(pieces[i:])
+        out += [join, new + segment[len(bare_word):]]
+        before = segment
+    return "".join(out) + "".join(pieces[joined[0] + 2:])
+
+
+def _noun_pair(last: str, word: str) -> bool:
+    """Whether `word` after `... last and` reads as a second object (`spears and
+    arrows`) rather than a verb (`is engulfed and falls`): both look plural."""
+    return last.lower().endswith("s") == word.lower().endswith("s") and not last.lower().endswith(("ed", "en"))
 
 
 def bare(intent: Any) -> str:
@@ -90,7 +110,11 @@ def _bare_first(intent: str) -> str:
 _SLOTS = re.compile(r"\{[^{}]*\}")
 # words two phrases may share without echoing each other
 _SHARED = {"the", "a", "an", "to", "and", "of", "it", "its", "his", "her", "their", "them", "him", "is", "are",
-           "with", "in", "for", "from", "by", "as", "be", "that", "this", "but", "so", "not", "no"}
+           "with", "in", "for", "from", "by", "as", "be", "that", "this", "but", "so", "not", "no",
+           # French function words (the book's own words are the echo, not these)
+           "le", "la", "les", "de", "du", "des", "un", "une", "et", "il", "elle", "ils", "elles", "son", "sa",
+           "ses", "leur", "leurs", "au", "aux", "en", "ne", "pas", "se", "sur", "qui", "que", "pour", "par",
+           "avec", "plus", "l'", "d'", "s'", "n'", "qu'"}
 
 
 def _content_words(text: str) -> set[str]:
@@ -145,13 +169,18 @@ def english_bare(phrase: str) -> str:
 
 
 def english_plural(phrase: str) -> str:
-    """`is engulfed` -> `are engulfed`, `leaps` -> `leap`: a verb agreeing with a plural subject."""
+    """`is engulfed` -> `are engulfed`, `leaps` -> `leap`: a verb agreeing with a plural
+    subject, and the verbs joined to it (`is engulfed and falls` -> `are engulfed and fall`)."""
+    return _coordinated(phrase, _plural_first)
+
+
+def _plural_first(phrase: str) -> str:
     words = phrase.split(" ", 1)
     if words[0].lower() in PLURAL:
         return " ".join([_case(PLURAL[words[0].lower()], words[0])] + words[1:])
     if words[0].lower() in MODALS or words[0].lower() in ("were", "are", "have", "do", "don't", "aren't"):
         return phrase
-    return english_bare(phrase)
+    return _bare_first(phrase)
 
 
 def english_third(phrase: str) -> str:

@@ -407,6 +407,8 @@ class _Reader:
             return
         self.fallen.add(pid)
         self.story.fell[pid] = self.situation.name if self.situation else ""
+        # fell again after coming back: the recap tells the last of it, a fall
+        self.story.came_back = tuple(p for p in self.story.came_back if p != pid)
         self._point(step, "defeat", [pid])
         if self.pending is not None:
             self.defeats.append(pid)
@@ -429,8 +431,8 @@ class _Reader:
         helpers = tuple(h.get("party") for h in event.get("helpers") or [] if h.get("party"))
         returned = int(event.get("returned", 0) or 0)
         self.story.recoveries[step] = Recovery(step, pid, helpers, bool(event.get("rushed")), returned, before)
-        if self.situation is not None:
-            self._appear([pid])
+        # who recovers, and who helps, take part: the cast line names whom the story names
+        self._appear([pid, *helpers])
         if returned > 0:
             self._point(step, "recovery", [pid])
             if pid in self.story.fell:
@@ -485,7 +487,12 @@ class _Reader:
             if len(only) == 1:
                 sit.quarry = (only[0],)
         if sit.quarry:
-            sit.pursuers = tuple(p for p in sit.parties if p not in sit.quarry)
+            # those who act on the quarry or whom it acts on: a party beside the chase (the fence
+            # who only opens a gate, `vs 5`) gives no chase
+            facing = set().union(*(self.targeted_by.get(q, set()) for q in sit.quarry))
+            facing |= {pid for pid, by in self.targeted_by.items() if set(sit.quarry) & by}
+            sit.pursuers = tuple(p for p in sit.parties if p not in sit.quarry and p in facing) \
+                or tuple(p for p in sit.parties if p not in sit.quarry)
         # the roles of the comparisons of this situation, now that they are known
         index = self.story.situations.index(sit)
         for step, act in list(self.story.acts.items()):

@@ -63,6 +63,7 @@ class ExchangeTelling:
             spent = ", ".join(f"{pid} {self._word('spent')} {amount}" for pid, amount in act.spent.items())
             action += f" ({spent}.)"
         results: list[str] = []
+        self._action_text = text       # its result says no word of it again (`tries his luck ... his luck holds`)
         first_raw, first_named, first_pronoun, first_again = "", False, "", False
         for c in act.clashes:
             results.extend(self._clash(act, c, attacker, words))
@@ -72,7 +73,8 @@ class ExchangeTelling:
         # an action and its lone result in one sentence, where it reads well
         if results and len(act.clashes) == 1 and self._mergeable and not self.numbers and ":" not in first_raw \
                 and first_raw.split(" ", 1)[0] not in ("And", "But", "Then", "Now") \
-                and ", and " not in first_raw and ", but " not in first_raw \
+                and first_raw.split(" ", 1)[0] not in self._word("verbless").split() \
+                and self._word("and_then") not in first_raw and self._word("but_then") not in first_raw \
                 and not first_pronoun and not first_again \
                 and len(action) + len(results[0]) < 150 and stable_hash(f"{n.seed}:{k}:merge") % 2 == 0:
             c = act.clashes[0]
@@ -111,6 +113,12 @@ class ExchangeTelling:
             return text               # the same action, against another target: its words again
         if last is not None and told - last < self.WORDS_GAP * uses:
             return None
+        if last is not None:
+            # the move's words told again, and its outcome's, but then not the defence's too:
+            # all three over again read as a refrain
+            if move == "defend" and part == "says" and memory.get("repeated") == told:
+                return None
+            memory["repeated"] = told
         memory[(pid, move, part)] = (uses + 1, told)
         return text
 
@@ -168,7 +176,7 @@ class ExchangeTelling:
                 outcome = "gm_double_win" if c.double else "gm_win"
             else:
                 outcome = "gm_lose"
-            text = self._say("result", (c, outcome), outcome, k, roles, **facts)
+            text = self._say("result", (c, outcome), outcome, k, roles, avoid=self._echo(), **facts)
         else:
             if c.tie:
                 outcome = "tie"
@@ -188,7 +196,7 @@ class ExchangeTelling:
                     mark = "double_mark" if c.attacker_won else "double_lose_mark"
                     marked = sentence(self._say("result", (c, mark), mark, k, roles, **facts))
             else:
-                text = self._say("result", (c, outcome), outcome, k, roles, **facts)
+                text = self._say("result", (c, outcome), outcome, k, roles, avoid=self._echo(), **facts)
         numbers = self._values(c)
         if numbers:
             self._mergeable = False
@@ -211,6 +219,15 @@ class ExchangeTelling:
             for earlier in act.clashes:
                 out.extend(self._spent_out(earlier))
         return out
+
+    def _echo(self) -> str:
+        """The action's own words, with its names taken out: what its result should not say again."""
+        text = getattr(self, "_action_text", "")
+        for p in self.party.values():
+            for name in (p.get("name"), p.get("short")):
+                if isinstance(name, str) and name:
+                    text = text.replace(name, " ")
+        return text
 
     def _costs(self, act: Act, c: Clash) -> list[str]:
         """What a comparison cost a party beyond what its result says: a miss (or

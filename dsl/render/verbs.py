@@ -127,6 +127,12 @@ def plural_of(verb: str) -> str | None:
     return None
 
 
+def _isser(stem: str) -> bool:
+    """Whether a stem in -iss is a first-group verb's (`gliss`, `re-gliss`), not a second
+    group's (`franchiss`, whose tail `hiss` is no verb of its own)."""
+    return any(stem == tail or stem.endswith(tail) and stem[:-len(tail)] in PREFIXES for tail in ISSER)
+
+
 def _root_plural(root: str) -> str | None:
     if root in IRREGULAR:
         return IRREGULAR[root]
@@ -153,7 +159,7 @@ def singular_of(verb: str) -> str | None:
     if lower.endswith("ont"):
         return None
     if lower.endswith("issent") and len(lower) > 7 and not lower.endswith(("aissent", "oissent")) \
-            and not lower[:-3].endswith(ISSER):
+            and not _isser(lower[:-3]):
         return lower[:-6] + "it"
     return lower[:-2]                       # plongent -> plonge, glissent -> glisse, demandent -> demande
 
@@ -192,10 +198,13 @@ def agree(text: str, plural: bool, gender: str = "") -> str:
                 m.group(2) if m.group(2).lower() in NOT_VERBS | DETERMINERS else _inflect(m.group(2), plural, gender)),
                 joined.group(2))
             rest = rest[:start] + joined.group(1) + items + rest[start + joined.end():]
-    listed = None if copula else _LISTED.match(rest)
-    if listed is not None:
-        rest = _LIST_ITEM.sub(lambda m: m.group(1) + (_agreed(m.group(2), plural) or m.group(2)),
-                              listed.group(1)) + rest[listed.end(1):]
+    last = None if copula or changed is None else _LAST_JOIN.search(rest)
+    if last is not None:
+        # a list of verbs, or of verb phrases, ended by a joined one (`recule, bondit et s'enfuit`,
+        # `escalade le mur, franchit la grille et disparaît`): each verb after a comma agrees too
+        rest = _LIST_ITEM.sub(lambda m: m.group(1) + (
+            m.group(2) if m.group(2).lower() in NOT_VERBS | DETERMINERS else _agreed(m.group(2), plural)
+            or m.group(2)), rest[:last.start()]) + rest[last.start():]
     return head + verb + _coordinated(rest, plural, copula)
 
 
@@ -204,13 +213,15 @@ _JOINED = re.compile(r"(?<=\s)(et|puis|mais|ou) ((?:(?:ne|se|y|en|me|te)\s|(?:n|
                      r"([\wàâçéèêëîïôûùœ-]+)(?=[\s,.;!?]|$)")
 
 
-# a list of single verbs after the first, ended by a joined one: `, bondit, feinte et ...`
+# the last join of a list of verbs (`... et s'enfuit`), and a verb after a comma before it: past
+# the clitics that are no article (`, se relève`, `, n'hésite`; not `, la salle`)
 _WORD = r"[\wàâçéèêëîïôûùœ-]+"
-_LISTED = re.compile(r"^((?:,\s" + CLITICS + _WORD + r")+)(?=,?\s(?:et|puis|ou)\s)")
+_LAST_JOIN = re.compile(r",?\s(?:et|puis|ou)\s(?!.*\s(?:et|puis|ou)\s)", re.S)
+_LIST_ITEM = re.compile(r"(,\s(?:(?:ne|se|y|en|me|te)\s|(?:n|s|m|t)['’])*)([a-zàâçéèêëîïôûùœ][\wàâçéèêëîïôûùœ-]*)"
+                        r"(?=[\s,]|$)")
 # attributes after the first one, up to the first word of another kind: `vif, hardi et ramené`
 _JOINED_ATTRIBUTES = re.compile(r"^(\s+" + _WORD + r")((?:(?:,\s|,?\s(?:et|ou)\s)" + _WORD + r"(?=[\s,.;!?]|$))+)")
 _ATTRIBUTE_ITEM = re.compile(r"((?:,\s|,?\s(?:et|ou)\s))(" + _WORD + r")")
-_LIST_ITEM = re.compile(r"(,\s" + CLITICS + r")(" + _WORD + r")")
 
 
 def _coordinated(rest: str, plural: bool, copula: bool) -> str:
