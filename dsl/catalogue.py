@@ -11,12 +11,10 @@ docs/transcripts.md, "Translating a scenario"."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -76,6 +74,7 @@ class Line:
 
 def line_id(kind: str, text: str) -> str:
     """`narration:1c9e2f0a`: the kind and a hash of the words, stable across edits elsewhere."""
+    import hashlib                 # (a line's id is needed only where catalogues are)
     digest = hashlib.sha1(f"{kind}\n{' '.join(text.split())}".encode("utf-8")).hexdigest()
     return f"{kind}:{digest[:8]}"
 
@@ -209,6 +208,7 @@ def template(programs, lang: str | None = None) -> bytes:
     programs = programs if isinstance(programs, (list, tuple)) else [programs]
     program = programs[0]
     # a fixed date: the file changes only when the words do (same input, same bytes)
+    from datetime import datetime, timezone
     fixed = datetime(2000, 1, 1, tzinfo=timezone.utc)
     names = ", ".join(os.path.basename(p.path) for p in programs)
     catalog = Catalog(project=program.scenario.title or "drama scenario", charset="utf-8",
@@ -415,7 +415,6 @@ def translate_program(program, t: Translation):
     cast's names. Untranslated narration, titles and end texts stay as written,
     paragraphs of their own; an untranslated dictate is left out."""
     from .syntax import nodes as n
-    from .pipeline import Program
     scenario = program.scenario
     cast = []
     for sheet in scenario.cast:
@@ -428,7 +427,7 @@ def translate_program(program, t: Translation):
     scenario = replace(scenario, cast=tuple(cast), title=title)
     shared = _translate(program.script.shared, t)
     script = n.Script(program.script.file, shared, program.script.shifts)
-    return Program(scenario, script, program.sources)
+    return type(program)(scenario, script, program.sources)       # (a pipeline.Program)
 
 
 def _split(text: str, parts: int) -> list[str]:
@@ -670,18 +669,14 @@ def _quote(text: str) -> str:
 # ---------------------------------------------------------------------------
 # drama check --lang
 
-def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=None) -> list[DramaError]:
+def check_languages(program, langs: Iterable[str]) -> list[DramaError]:
     """The warnings of `drama check` for the languages asked for, and those the
-    scenario has catalogues for: a person without a gender (W040), and each
-    line without a translation (W041)."""
-    from .pipeline import Program
+    scenario has catalogues for, of a compiled program (`pipeline.check` gives
+    the one it checked): a person without a gender (W040), and each line
+    without a translation (W041)."""
     from .render.grammar import ungendered
-    wanted = list(dict.fromkeys([*langs, *languages(scenario_path)]))
+    wanted = list(dict.fromkeys([*langs, *languages(program.path)]))
     if not wanted:
-        return []
-    try:
-        program = Program.compile(scenario_path, cast=cast, roles=roles)
-    except DramaError:
         return []
     out: list[DramaError] = []
     for lang in wanted:
@@ -707,5 +702,5 @@ def check_languages(scenario_path: str, langs: Iterable[str], cast=None, roles=N
                 for given_lang, value in line.given:
                     if given_lang == lang and isinstance(value, str):
                         t.given(line.kind, line.text, value)
-            out.extend(warnings(t, scenario_path))
+            out.extend(warnings(t, program.path))
     return out

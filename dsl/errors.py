@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from typing import Callable, Iterable
 
@@ -366,6 +365,7 @@ def did_you_mean(name: str, known: Iterable[str]) -> str | None:
         candidates = sorted(folded[f] for f in found)
     else:
         candidates = list(known)
+    import difflib                 # (only when a name is unknown: not at every start)
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     if not close:
         lowered = {k.casefold(): k for k in candidates}

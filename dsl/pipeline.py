@@ -59,7 +59,7 @@ class Program:
             scenario = bind(scenario, list(cast) if cast else None, roles)
         source = scenario.script
         sources = SourceMap.of(source)
-        return cls(scenario, _read_script(scenario, source.text, source.line_offset, sources), sources)
+        return cls(scenario, _read_script(scenario, source.text, source.line_offset, sources, keep=True), sources)
 
     @property
     def path(self) -> str:
@@ -132,12 +132,14 @@ class Program:
         return _read_script(self.scenario, text, line_offset, SourceMap(file)).statements
 
 
-def _read_script(scenario: Scenario, text: str, line_offset: int, sources: SourceMap) -> n.Script:
+def _read_script(scenario: Scenario, text: str, line_offset: int, sources: SourceMap, *,
+                 keep: bool = False) -> n.Script:
     """A script of the scenario parsed, its includes read in, and, with `if` or
     `repeat`, refused for an error in any branch, even one a run would not
-    reach (warnings are for `drama check`). Raises the first DramaError."""
+    reach (warnings are for `drama check`). Raises the first DramaError.
+    `keep`: the scenario's own script, kept parsed for the next start (syntax/kept.py)."""
     stop = Diagnostics(collect=False, place=sources.place)
-    script = parse(text, sources.file, line_offset, errors=stop)
+    script = parse(text, sources.file, line_offset, errors=stop, keep=keep)
     script = expand(script, os.path.dirname(scenario.path), stop, sources)
     if has_blocks(script):
         found = Diagnostics(place=sources.place)
@@ -149,9 +151,13 @@ def _read_script(scenario: Scenario, text: str, line_offset: int, sources: Sourc
 
 
 def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None,
-          dry_run=None) -> list[DramaError]:
+          dry_run=None, langs: Sequence[str] | None = None) -> list[DramaError]:
     """Every error found in one pass over a scenario: YAML, syntax, names and
     rules, then the warnings.
+
+    With `langs` (`drama check` gives it, even empty), a scenario without errors is
+    also checked for transcripts in those languages and in those it has catalogues
+    for (`catalogue.check_languages`: W040, W041), on the script checked here.
 
     `dry_run(interpreter, script)`, if given, runs the dry run in place of
     `interpreter.run(script)` (the language server resumes it where an edit
@@ -175,26 +181,32 @@ def check(path, *, seed: int = 0, lenient: bool = False, cast=None, roles=None,
         except DramaError as error:
             Diagnostics(into=errors).report(error)
             return errors
-    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run)
+    read: list[tuple[n.Script, SourceMap]] = []
+    errors += _findings(scenario, scenario.script, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run, read=read)
     errors[:] = without_follow_ons(errors, scenario.script, lambda fixed: _findings(
         scenario, fixed, cast_ok, seed=seed, lenient=lenient, dry_run=dry_run))
     errors.sort(key=lambda e: e.is_warning)        # warnings after the errors
+    if langs is not None and cast_ok and read and not any(not e.is_warning for e in errors):
+        from .catalogue import check_languages
+        errors += check_languages(Program(scenario, *read[0]), langs)
     return errors
 
 
 def _findings(scenario: Scenario, source, cast_ok: bool, *, seed: int, lenient: bool,
-              dry_run=None) -> list[DramaError]:
+              dry_run=None, read: list | None = None) -> list[DramaError]:
     """What `drama check` finds in a scenario's script: syntax, includes, and (with a good cast)
-    every branch checked and the dry run."""
+    every branch checked and the dry run; the script read, and its source map, are added to `read`."""
     errors: list[DramaError] = []
     sources = SourceMap.of(source)
     sink = Diagnostics(into=errors, place=sources.place)
     try:
-        script = parse(source.text, source.file, source.line_offset, errors=sink)
+        script = parse(source.text, source.file, source.line_offset, errors=sink, keep=True)
     except DramaError as error:
         sink.report(error)
         return errors
     script = expand(script, os.path.dirname(scenario.path), sink, sources)
+    if read is not None:
+        read.append((script, sources))
     if cast_ok:
         names = Names(scenario.cast, scenario.roles)
         # (with --lenient, unnamed ties are settled: no W004)

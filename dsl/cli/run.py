@@ -138,10 +138,8 @@ def check_command(scenario: str, seed: int, lenient: bool, casts: tuple[str, ...
                   langs: tuple[str, ...] = ()) -> None:
     """Parse, validate and dry-run SCENARIO; print every error found in one pass."""
     from ..pipeline import check
-    errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=bindings(roles))
-    if not any(not error.is_warning for error in errors):
-        from ..catalogue import check_languages
-        errors += check_languages(scenario, langs, cast=list(casts) or None, roles=bindings(roles))
+    errors = check(scenario, seed=seed, lenient=lenient, cast=list(casts) or None, roles=bindings(roles),
+                   langs=langs)
     if errors:
         fail(errors)          # returns when they are all warnings
     click.echo(f"{scenario}: ok")

@@ -297,9 +297,10 @@ class _Kept:
             if path:
                 found = os.stat(path)
                 book = f"{os.path.abspath(path)} {found.st_size} {found.st_mtime_ns}"
+            from ..user_cache import package_code
             babel = sys.modules.get("babel")
             self._key = (f"{self._FORMAT} escape={self.escape} kind={self.kind} book={book} jinja={jinja2.__version__} "
-                         f"babel={getattr(babel, '__version__', '')}\n{_package_code()}")
+                         f"babel={getattr(babel, '__version__', '')}\n{package_code()}")
         return self._key
 
     def _entry(self, bucket_key: str):
@@ -333,22 +334,6 @@ class _Kept:
             return
         if entry is not None:
             user_cache.write(entry, marshal.dumps((bucket_key, self.key(), code)))
-
-
-def _package_code() -> str:
-    """Each module of the package, with its size and time: what the filters run is among them."""
-    found: list[str] = []
-
-    def walk(folder: str) -> None:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".py"):
-                    stat = entry.stat()
-                    found.append(f"{entry.path} {stat.st_size} {stat.st_mtime_ns}")
-                elif entry.name != "__pycache__" and entry.is_dir():
-                    walk(entry.path)
-    walk(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return "\n".join(sorted(found))
 
 
 def _files_loader():

@@ -10,10 +10,10 @@ from ..limits import MAX_LINE, MAX_SCRIPT
 from ..collector import paused_collector
 from . import nodes
 from .blocks import nest
-from .builder import Builder
-from .grammar import LarkError, UnexpectedInput, reader
 from .reparse import Memory, copied
-from .syntax_errors import FLUSH_LEFT, INDENTED_LINE, fallback_error, syntax_error
+
+# (the parser's side, Lark's generated module with the builder and the syntax errors, is
+# imported when a text is read: a start whose script was kept never loads it, kept.py)
 
 __all__ = ["parse", "MAX_ERRORS", "normalise", "Reading", "remember"]
 
@@ -39,7 +39,7 @@ def normalise(text: str) -> str:
 
 
 def parse(text: str, file: str, line_offset: int = 0,
-          errors: Diagnostics | list[DramaError] | None = None) -> nodes.Script:
+          errors: Diagnostics | list[DramaError] | None = None, *, keep: bool = False) -> nodes.Script:
     """Parse a script into a `nodes.Script`.
 
     `line_offset` is added to every line number (for a script inlined in a YAML
@@ -52,6 +52,10 @@ def parse(text: str, file: str, line_offset: int = 0,
     A statement written several times (play logs repeat many lines) is read
     once: its occurrences share its node, each with its shift (see
     `nodes.Script` and `occurrences.py`).
+
+    With `keep` (a scenario's script, read at every start), a clean parse is kept
+    in the user's cache folder for the next process, which reads it back instead
+    of parsing the same text again (kept.py).
     """
     if not isinstance(text, str):
         raise TypeError("parse() needs the script as a str")
@@ -73,6 +77,13 @@ def parse(text: str, file: str, line_offset: int = 0,
         for error in nesting:
             sink.report(copied(error) if clean else error)
         return script
+    if keep and not sink.errors and (sink.limit is None or sink.limit > 0):
+        from .kept import parsed
+
+        def read() -> tuple[nodes.Script, bool]:
+            script = _read(source_lines, file, line_offset, sink, sink)[0]
+            return script, not sink.errors          # (it started empty: nothing reported is clean)
+        return parsed(text, file, line_offset, read)
     return _read(source_lines, file, line_offset, sink, sink)[0]
 
 
@@ -167,12 +178,16 @@ class Reading:
         self.file = file
         self.offset = offset
         self.source_lines = source_lines
+        from .builder import Builder
+        from .grammar import reader
         self.builder = Builder(file, offset, source_lines)
         self._lark_parse = reader(self.builder)
 
     def read(self, text: str, line_map: Sequence[int]) -> None:
         """Run Lark on `text` (a script with an empty line put in front); the statements
         go to the builder's `out`. `line_map[k]` is the line in the file of Lark's line k."""
+        from .grammar import LarkError, UnexpectedInput
+        from .syntax_errors import fallback_error, syntax_error
         builder = self.builder
         builder.line_map = line_map
         builder.lines = text.split("\n")
@@ -304,6 +319,7 @@ def _skip(lines: list[str], start: int, error: DramaError, line_offset: int) -> 
     statement above it is read again. Any other error: the statement's lines (its
     first line and the indented lines below it) are blanked.
     """
+    from .syntax_errors import FLUSH_LEFT, INDENTED_LINE
     bad = error.position.line - line_offset - 1
     if not start <= bad < len(lines):
         return None
