@@ -17,6 +17,7 @@ from ruamel.yaml.parser import Parser
 from ..errors import Diagnostics, DramaError, ErrorList, Position
 from ..inputs import bad_character
 from ..limits import MAX_NESTING
+from . import kept_yaml
 
 # the values a YAML file may hold, every alias and merge expanded (E522)
 MAX_VALUES = 100_000
@@ -210,7 +211,8 @@ class YamlFile:
             f = cls(path, text.removeprefix("\ufeff"))
             reports: list = []
             try:
-                f._compose(_Recording(ctx, reports))
+                # (kept between processes when it composes cleanly: kept_yaml.py)
+                kept_yaml.compose(f, lambda: f._compose(_Recording(ctx, reports)), reports)
                 kept = (f, reports, False)
             except Skip:
                 kept = (f, reports, True)
