@@ -1,4 +1,4 @@
-"""The user's cache folder of drama: what is derived from files and costs time to make again (the grammar's parser, the phrase books and catalogues read, the built-in templates compiled), kept between runs.
+"""The user's cache folder of drama: what is derived from files and costs time to make again (the grammar's parser, the scenarios' scripts parsed and YAML files composed, the phrase books and catalogues read, the built-in templates compiled), kept between runs.
 
 Each entry holds what it was made from and is used only for that: a source
 that changed is made again (`kept`). A folder that cannot be written means no
@@ -31,9 +31,10 @@ def folder() -> Path | None:
 
 
 # what the folder holds at most: the newest PER_KIND entries of each kind (`parser.*`,
-# `phrases-en`, `catalogue`, `template`: the name before its last '-'), by the time each
-# was last written or used, and at most MAX_BYTES in all (the oldest go first). A developer
-# who edits the grammar or the package makes a new parser or template entry at each edit.
+# `phrases-en`, `catalogue`, `template`, `script`, `yaml`: the name before its last '-'),
+# by the time each was last written or used, and at most MAX_BYTES in all (the oldest go
+# first). A developer who edits the grammar or the package makes a new parser or template
+# entry at each edit (and reads every script and YAML file again).
 PER_KIND = 64
 MAX_BYTES = 40 * 1024 * 1024
 
