@@ -138,3 +138,16 @@ def test_a_file_with_a_warning_or_an_error_is_never_kept(folder):
     import marshal
     stored = [marshal.loads(p.read_bytes()) for p in folder.glob("yaml-*.marshal")]
     assert [value for _, source, value in stored if source == f"dup.yaml\n{text}"] == [None]
+
+
+def test_the_language_server_keeps_no_file_for_other_processes(folder):
+    """An edited file is a new text at every change: the server's processes keep none of them
+    (they would fill the folder and push out what a start needs)."""
+    kept_yaml.keep(False)
+    try:
+        for n in range(3):
+            _fresh_process()
+            assert _read("edited.yaml", f"name: Ash {n}\n")[1] == []
+    finally:
+        kept_yaml.keep(True)
+    assert not list(folder.glob("yaml-*.marshal"))

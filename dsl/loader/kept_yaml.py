@@ -19,6 +19,18 @@ from __future__ import annotations
 from typing import Callable
 
 _FORMAT = 1
+# whether a clean file is kept for the next process (the language server's processes turn it
+# off: a file being edited is a new text at every change, and keeping each would fill the
+# folder and push out what a start needs; they keep their compositions in memory instead)
+_keeping = True
+
+
+def keep(on: bool = True) -> None:
+    """Keep (or not) the files this process composes for the next one (see `_keeping`)."""
+    global _keeping
+    _keeping = on
+
+
 _SCALAR, _MAPPING, _SEQUENCE, _AGAIN = "s", "m", "q", "r"
 
 
@@ -30,6 +42,9 @@ def compose(f, composing: Callable[[], None], reports: list) -> None:
     """Give `f` (a YamlFile just made) its tree: the one kept for its path and text if an
     earlier process composed it cleanly; else `composing()` (which may raise, and adds what it
     finds to `reports`), kept when it reported nothing."""
+    if not _keeping:
+        composing()
+        return
     from .. import user_cache
     from ruamel.yaml import __version__ as ruamel_version
     made: list = []

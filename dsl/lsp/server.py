@@ -212,4 +212,6 @@ def main() -> None:  # pragma: no cover - `drama lsp`, over standard input and o
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")
     from ..syntax.parse import remember
     remember()          # (semantic tokens, the outline ... parse the buffer after each edit: dsl/syntax/reparse.py)
+    from ..loader import kept_yaml
+    kept_yaml.keep(False)   # (an edited YAML file is a new text at each change: not kept for other processes)
     make_server().start_io()

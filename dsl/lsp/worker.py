@@ -84,6 +84,8 @@ def _started(stale_below) -> None:
     from ..syntax.parse import remember as remember_parses
     remember_parses()
     remember_checks()
+    from ..loader import kept_yaml
+    kept_yaml.keep(False)   # (an edited YAML file is a new text at each change: not kept for other processes)
     collector.off_for_good()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _SIGNAL is not None:
