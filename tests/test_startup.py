@@ -409,3 +409,21 @@ def test_drama_run_writes_its_plain_log_without_jinja(args, tmp_path):
     assert not imported & NOT_FOR_THE_PLAIN_LOG, imported & NOT_FOR_THE_PLAIN_LOG
     # the other outputs still render through Jinja
     assert "jinja2" in _imported(["run", str(SKIRMISH), "--format", "md"], tmp_path)
+
+
+BLOCK_RUAMEL = ("import sys\n"
+                "class Blocked:\n"
+                "    def find_spec(self, name, path=None, target=None):\n"
+                "        if name.split('.')[0] == 'ruamel':\n"
+                "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+                "sys.meta_path.insert(0, Blocked())\n"
+                "sys.argv[0] = 'drama'\n"
+                "from dsl.__main__ import main\nmain()\n")
+
+
+def test_an_install_without_a_dependency_is_a_clean_error(tmp_path):
+    """A dependency missing (an incomplete install) is one line naming it and exit 1, not a traceback."""
+    done = drama("run", str(SKIRMISH), cache=tmp_path / "empty", code=BLOCK_RUAMEL)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "the module 'ruamel" in done.stderr and "pip install" in done.stderr
